@@ -1,0 +1,127 @@
+import { LOG_LEVELS, POLICIES, type Config } from './config.ts';
+import {
+  parseBoolean,
+  parseBytes,
+  parseDuration,
+  parseEndpoints,
+  parseInteger,
+  parseListen,
+  parseOneOf,
+} from './value-parsers.ts';
+
+/** One setting: its environment variable, its flag, its default and how its text is decoded. */
+export interface Setting<K extends keyof Config = keyof Config> {
+  readonly key: K;
+  readonly env: string;
+  readonly flag: string;
+  /** The default as a user would write it; null when the setting is optional and absent. */
+  readonly fallback: string | null;
+  readonly help: string;
+  readonly parse: (raw: string) => Config[K];
+}
+
+function setting<K extends keyof Config>(spec: Setting<K>): Setting<K> {
+  return spec;
+}
+
+const GIB = 2 ** 30;
+
+/** Every setting, in the order the help text and README list them. */
+export const SETTINGS: readonly Setting[] = [
+  setting({
+    key: 'endpoints',
+    env: 'ETCD_PROBE_ENDPOINTS',
+    flag: 'endpoints',
+    fallback: 'http://127.0.0.1:2379',
+    help: 'comma-separated etcd client URLs (scheme://host:port)',
+    parse: parseEndpoints,
+  }),
+  setting({
+    key: 'caFile',
+    env: 'ETCD_PROBE_CACERT',
+    flag: 'cacert',
+    fallback: null,
+    help: "PEM file of the CA that signed etcd's serving certificates (default: system roots)",
+    parse: (raw) => raw,
+  }),
+  setting({
+    key: 'certFile',
+    env: 'ETCD_PROBE_CERT',
+    flag: 'cert',
+    fallback: null,
+    help: 'PEM client certificate presented to etcd',
+    parse: (raw) => raw,
+  }),
+  setting({
+    key: 'keyFile',
+    env: 'ETCD_PROBE_KEY',
+    flag: 'key',
+    fallback: null,
+    help: 'PEM private key of the client certificate',
+    parse: (raw) => raw,
+  }),
+  setting({
+    key: 'listen',
+    env: 'ETCD_PROBE_LISTEN',
+    flag: 'listen',
+    fallback: '0.0.0.0:8080',
+    help: 'address of the HTTP listener (host:port)',
+    parse: parseListen,
+  }),
+  setting({
+    key: 'cacheTtlMs',
+    env: 'ETCD_PROBE_CACHE_TTL',
+    flag: 'cache-ttl',
+    fallback: '5s',
+    help: 'how long one probe round answers all requests (0s to 1h)',
+    parse: (raw) => parseDuration(raw, 0, 3_600_000),
+  }),
+  setting({
+    key: 'timeoutMs',
+    env: 'ETCD_PROBE_TIMEOUT',
+    flag: 'timeout',
+    fallback: '2s',
+    help: 'deadline of each etcd call (10ms to 60s)',
+    parse: (raw) => parseDuration(raw, 10, 60_000),
+  }),
+  setting({
+    key: 'policy',
+    env: 'ETCD_PROBE_POLICY',
+    flag: 'policy',
+    fallback: 'quorum',
+    help: 'default policy of /healthz/etcd: quorum (503 when unhealthy) or strict (503 when degraded too)',
+    parse: (raw) => parseOneOf(raw, POLICIES),
+  }),
+  setting({
+    key: 'discover',
+    env: 'ETCD_PROBE_DISCOVER',
+    flag: 'discover',
+    fallback: 'true',
+    help: "also probe every member's advertised client URL from the member list",
+    parse: parseBoolean,
+  }),
+  setting({
+    key: 'quotaBytes',
+    env: 'ETCD_PROBE_QUOTA_BYTES',
+    flag: 'quota-bytes',
+    fallback: '2GiB',
+    help: "etcd's --quota-backend-bytes, to judge database size against",
+    parse: (raw) => parseBytes(raw, 1, 1024 * GIB),
+  }),
+  setting({
+    key: 'maxRaftGap',
+    env: 'ETCD_PROBE_MAX_RAFT_GAP',
+    flag: 'max-raft-gap',
+    fallback: '1000',
+    help: "raft entries a follower may trail the leader's index before MEMBER_BEHIND",
+    parse: (raw) => parseInteger(raw, 1, 1_000_000_000),
+  }),
+  setting({
+    key: 'logLevel',
+    env: 'ETCD_PROBE_LOG_LEVEL',
+    flag: 'log-level',
+    fallback: 'info',
+    help: `log level: ${LOG_LEVELS.join(', ')}`,
+    parse: (raw) => parseOneOf(raw, LOG_LEVELS),
+  }),
+];

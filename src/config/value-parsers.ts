@@ -1,0 +1,126 @@
+import { ValueProblem } from './config-error.ts';
+import type { ListenAddress } from './config.ts';
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go-style duration (`500ms`, `2s`, `1m30s`) into milliseconds, within [minMs, maxMs]. */
+export function parseDuration(raw: string, minMs: number, maxMs: number): number {
+  const text = raw.trim();
+  const part = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
+  let total = 0;
+  let consumed = 0;
+  for (let match = part.exec(text); match !== null; match = part.exec(text)) {
+    total += Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
+    consumed = part.lastIndex;
+  }
+  if (text === '' || consumed !== text.length) {
+    throw new ValueProblem(`'${raw}' is not a duration (write it with a unit, e.g. 5s or 500ms)`);
+  }
+  const ms = Math.round(total);
+  if (ms < minMs || ms > maxMs) {
+    throw new ValueProblem(`${raw} is out of range (${formatMs(minMs)} to ${formatMs(maxMs)})`);
+  }
+  return ms;
+}
+
+function formatMs(ms: number): string {
+  if (ms === 0) return '0s';
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+const BYTE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  ki: 2 ** 10,
+  kib: 2 ** 10,
+  mi: 2 ** 20,
+  mib: 2 ** 20,
+  gi: 2 ** 30,
+  gib: 2 ** 30,
+};
+
+/** Parses a byte size: a plain integer, or with a unit (`2GiB`, `8Gi`, `500MB`). */
+export function parseBytes(raw: string, minBytes: number, maxBytes: number): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = match ? BYTE_UNITS[(match[2] as string).toLowerCase()] : undefined;
+  if (!match || unit === undefined) {
+    throw new ValueProblem(`'${raw}' is not a byte size (e.g. 2147483648, 2GiB or 8Gi)`);
+  }
+  const bytes = Math.round(Number(match[1]) * unit);
+  if (bytes < minBytes || bytes > maxBytes) {
+    throw new ValueProblem(`${raw} is out of range (${minBytes} to ${maxBytes} bytes)`);
+  }
+  return bytes;
+}
+
+/** Parses a whole number within [min, max]. */
+export function parseInteger(raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw.trim())) throw new ValueProblem(`'${raw}' is not a whole number`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ValueProblem(`${raw} is out of range (${min} to ${max})`);
+  return value;
+}
+
+/** Parses true/false, 1/0, yes/no, on/off. */
+export function parseBoolean(raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new ValueProblem(`'${raw}' is not a boolean (use true or false)`);
+}
+
+/** Parses one of a fixed set of words. */
+export function parseOneOf<T extends string>(raw: string, allowed: readonly T[]): T {
+  const value = raw.trim();
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new ValueProblem(`'${raw}' is not one of ${allowed.join(', ')}`);
+}
+
+/** Parses `host:port`, `:port` (all interfaces) or `[ipv6]:port`. */
+export function parseListen(raw: string): ListenAddress {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d+)$/.exec(raw.trim());
+  if (!match) throw new ValueProblem(`'${raw}' is not host:port (e.g. 0.0.0.0:8080 or :8080)`);
+  const port = Number(match[3]);
+  if (port > 65535) throw new ValueProblem(`port ${port} is out of range (0 to 65535)`);
+  const host = match[1] ?? (match[2] === '' ? '0.0.0.0' : (match[2] as string));
+  return { host, port };
+}
+
+/** Parses a comma-separated list of etcd client URLs; each needs a scheme and a port. */
+export function parseEndpoints(raw: string): string[] {
+  const items = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  if (items.length === 0) throw new ValueProblem('no endpoint given (e.g. https://10.0.0.1:2379)');
+  return [...new Set(items.map(parseEndpoint))];
+}
+
+function parseEndpoint(item: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(item)) {
+    throw new ValueProblem(`'${item}' needs a scheme: http:// or https://`);
+  }
+  let url: URL;
+  try {
+    url = new URL(item);
+  } catch {
+    throw new ValueProblem(`'${item}' is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValueProblem(`'${item}' has scheme ${url.protocol.slice(0, -1)}; use http:// or https://`);
+  }
+  if (url.port === '') {
+    throw new ValueProblem(`'${item}' has no port (etcd serves clients on 2379 by default: ${url.protocol}//${url.hostname}:2379)`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    // Never echo what may be a password.
+    throw new ValueProblem(`'${url.protocol}//${url.host}' must not carry credentials in the URL; use client certificates`);
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    throw new ValueProblem(`'${item}' must be scheme://host:port, without path or query`);
+  }
+  return `${url.protocol}//${url.host}`;
+}

@@ -1,0 +1,18 @@
+import type { MemberClient } from '../probe/member-client.ts';
+import type { ListedMember } from '../probe/observations.ts';
+import type { ProbeTarget } from '../probe/probe-target.ts';
+
+/**
+ * Where the members are and how to reach them: the seam between a mode (static endpoints today,
+ * Kubernetes discovery later) and the probe, which only sees targets and clients.
+ */
+export interface MemberSource {
+  /** Names the mode in reports, e.g. `static`. */
+  readonly mode: string;
+  /** The targets to probe, given the members listed so far (empty before the first member list). */
+  targets(listed: readonly ListedMember[]): Promise<readonly ProbeTarget[]>;
+  /** Opens a client for a target; the probe's pool owns it and closes it. */
+  connect(target: ProbeTarget): MemberClient;
+  /** Releases what the source itself holds. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,87 @@
+import {
+  EtcdInvalidAuthTokenError,
+  EtcdPermissionDeniedError,
+  GRPCDeadlineExceededError,
+  GRPCUnauthenticatedError,
+} from 'etcd3';
+import type { ProbeError, ProbeErrorCode } from '../probe/outcome.ts';
+
+interface Rule {
+  readonly test: RegExp;
+  readonly code: ProbeErrorCode;
+  readonly say: (endpoint: string, detail: string) => string;
+}
+
+// Ordered: the first rule whose pattern is found in the error's text decides.
+const RULES: readonly Rule[] = [
+  { test: /rpc not supported for learner/, code: 'LEARNER_READ_REJECTED', say: () => 'a learner does not serve linearizable reads' },
+  { test: /etcdserver: no leader/, code: 'NO_LEADER', say: () => 'the member knows no leader' },
+  { test: /etcdserver: request timed out/, code: 'TIMEOUT', say: () => 'etcd timed the request out (no quorum, or a slow disk)' },
+  { test: /ECONNREFUSED/, code: 'CONNECTION_REFUSED', say: (e) => `connection refused by ${e}: is etcd running and listening there?` },
+  { test: /ENOTFOUND|EAI_AGAIN|Name resolution failed/, code: 'DNS_FAILURE', say: (e) => `cannot resolve the host of ${e}` },
+  {
+    test: /certificate has expired|CERT_HAS_EXPIRED/,
+    code: 'TLS_CERT_EXPIRED',
+    say: () => "TLS: etcd's serving certificate has expired",
+  },
+  {
+    test: /certificate is not yet valid|CERT_NOT_YET_VALID/,
+    code: 'TLS_CERT_NOT_YET_VALID',
+    say: () => "TLS: etcd's serving certificate is not yet valid (check the clocks)",
+  },
+  {
+    test: /unable to verify|unable to get local issuer|self[- ]signed certificate|UNABLE_TO_VERIFY|DEPTH_ZERO_SELF_SIGNED/,
+    code: 'TLS_UNTRUSTED_SERVER',
+    say: () => "TLS: etcd's serving certificate is not signed by the configured CA (unknown authority)",
+  },
+  {
+    test: /does not match certificate's altnames|ERR_TLS_CERT_ALTNAME_INVALID/,
+    code: 'TLS_NAME_MISMATCH',
+    say: (e) => `TLS: etcd's serving certificate does not name the host of ${e}`,
+  },
+  {
+    test: /alert certificate expired/,
+    code: 'TLS_CLIENT_REJECTED',
+    say: () => 'TLS: etcd rejected the client certificate as expired',
+  },
+  {
+    test: /alert (bad certificate|certificate unknown|unknown ca|certificate required|handshake failure)/,
+    code: 'TLS_CLIENT_REJECTED',
+    say: (_e, d) => `TLS: etcd rejected the client certificate (${d}); is it signed by etcd's --trusted-ca-file?`,
+  },
+  {
+    test: /before secure TLS connection was established|wrong version number|packet length too long|TLS|SSL/,
+    code: 'TLS_HANDSHAKE',
+    say: (e, d) => `TLS handshake with ${e} failed (${d}); does the endpoint's scheme match what etcd serves?`,
+  },
+];
+
+function detailOf(message: string): string {
+  const lastError = /Last error: (?:Error: )?(.*?)(?:\s*\(\d{4}-\d\d-\d\dT[^)]*\))?\.?\s*(?:Resolution note:.*)?$/s.exec(message);
+  const text = (lastError?.[1] ?? message).replace(/^\d+ [A-Z_]+: /, '');
+  // OpenSSL writes "<hex>:error:<code>:SSL routines:<fn>:<reason>:<file>:<line>:..."; keep the reason.
+  const openssl = /:error:[0-9A-F]+:[^:]+:[^:]+:([^:]+):/.exec(text);
+  return (openssl?.[1] ?? text).trim().replace(/\s+/g, ' ');
+}
+
+/** Turns an etcd3 / gRPC error into a ProbeError whose message says what failed and what to check. */
+export function describeError(error: unknown, endpoint: string, timeoutMs: number): ProbeError {
+  if (error instanceof GRPCDeadlineExceededError) {
+    return { code: 'TIMEOUT', message: `no answer from ${endpoint} within ${timeoutMs}ms` };
+  }
+  if (error instanceof EtcdPermissionDeniedError) {
+    return { code: 'PERMISSION_DENIED', message: 'etcd denied the call (RBAC: the client certificate\'s user lacks a role for it)' };
+  }
+  if (error instanceof GRPCUnauthenticatedError || error instanceof EtcdInvalidAuthTokenError) {
+    return { code: 'UNAUTHENTICATED', message: 'etcd did not accept the client\'s identity' };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const detail = detailOf(message);
+  for (const rule of RULES) {
+    if (rule.test.test(message)) return { code: rule.code, message: rule.say(endpoint, detail) };
+  }
+  if (/^14 UNAVAILABLE|UNAVAILABLE/.test(message)) {
+    return { code: 'UNAVAILABLE', message: `cannot reach ${endpoint}: ${detail}` };
+  }
+  return { code: 'ETCD_ERROR', message: detail };
+}

@@ -1,0 +1,103 @@
+import { AlarmAction, AlarmType, Etcd3, type IOptions } from 'etcd3';
+import { noop } from 'cockatiel';
+import type { MemberClient } from '../probe/member-client.ts';
+import type { Outcome } from '../probe/outcome.ts';
+import type { TlsMaterial } from '../tls/tls-files.ts';
+import { describeError } from './describe-error.ts';
+import { toAlarmEntries, toMemberListing, toMemberStatus } from './convert.ts';
+
+/** How to reach one member: its URL, the TLS material, the per-call deadline and gRPC channel extras. */
+export interface Etcd3ClientOptions {
+  readonly endpoint: string;
+  readonly tls: TlsMaterial;
+  readonly timeoutMs: number;
+  /** Extra gRPC channel options, e.g. `grpc.ssl_target_name_override` when dialling through a tunnel. */
+  readonly channelOptions?: Readonly<Record<string, string | number>>;
+  /** The address actually dialled when it differs from the endpoint (a tunnel); defaults to the endpoint. */
+  readonly dialAddress?: string;
+}
+
+const HEALTH_KEY = Buffer.from('health');
+
+
+/**
+ * One etcd3 client bound to a single member. etcd3's defaults would retry 3 times and open a 5 s circuit
+ * breaker (hiding and delaying failures), ignore dialTimeout, and spread calls over hosts at random: so
+ * fault handling is off, every unary call gets a deadline, and the client has exactly one host.
+ */
+export class Etcd3MemberClient implements MemberClient {
+  readonly #client: Etcd3;
+  readonly #endpoint: string;
+  readonly #timeoutMs: number;
+
+  constructor(options: Etcd3ClientOptions) {
+    this.#endpoint = options.endpoint;
+    this.#timeoutMs = options.timeoutMs;
+    const { ca, cert, key } = options.tls;
+    const secure = options.endpoint.startsWith('https:');
+    const etcdOptions: IOptions = {
+      hosts: [options.dialAddress ?? options.endpoint],
+      faultHandling: { host: () => noop, global: noop },
+      defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + options.timeoutMs }),
+      grpcOptions: {
+        // "No retries": gRPC's own transparent retries would blur what a single call saw.
+        'grpc.enable_retries': 0,
+        // A restarted member is reconnected to within a round, not after a long backoff.
+        'grpc.initial_reconnect_backoff_ms': Math.min(1000, options.timeoutMs),
+        'grpc.max_reconnect_backoff_ms': Math.max(1000, options.timeoutMs),
+        ...options.channelOptions,
+      },
+    };
+    if (secure && (ca || cert)) {
+      // A null rootCertificate makes gRPC use the system's roots; etcd3's type insists on a Buffer.
+      etcdOptions.credentials = {
+        rootCertificate: ca as Buffer,
+        ...(cert && key ? { certChain: cert, privateKey: key } : {}),
+      };
+    }
+    this.#client = new Etcd3(etcdOptions);
+  }
+
+  async #run<T>(call: () => Promise<T>): Promise<Outcome<T>> {
+    const started = performance.now();
+    try {
+      const value = await call();
+      return { ok: true, value, ms: performance.now() - started };
+    } catch (error) {
+      return { ok: false, error: describeError(error, this.#endpoint, this.#timeoutMs), ms: performance.now() - started };
+    }
+  }
+
+  status() {
+    return this.#run(async () => toMemberStatus(await this.#client.maintenance.status()));
+  }
+
+  async healthRead() {
+    const outcome = await this.#run(async () => {
+      // Linearizable (serializable: false): it goes through ReadIndex, so it proves a leader with a quorum.
+      await this.#client.kv.range({ key: HEALTH_KEY, serializable: false, keys_only: true, limit: 1 });
+      return { permissionDenied: false };
+    });
+    // A denied read has passed consensus before RBAC refused it: the member is healthy (as etcdctl judges).
+    if (!outcome.ok && outcome.error.code === 'PERMISSION_DENIED') {
+      return { ok: true as const, value: { permissionDenied: true }, ms: outcome.ms };
+    }
+    return outcome;
+  }
+
+  memberList() {
+    return this.#run(async () => toMemberListing(await this.#client.cluster.memberList({})));
+  }
+
+  alarmList() {
+    // Action GET only: the probe never activates or disarms an alarm.
+    return this.#run(async () => {
+      const response = await this.#client.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None });
+      return toAlarmEntries(response.alarms);
+    });
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+}

@@ -1,0 +1,101 @@
+import type { Policy } from '../config/config.ts';
+import type { EndpointView, MemberView } from '../probe/cluster-view.ts';
+import type { ProbeError } from '../probe/outcome.ts';
+import type { CacheRead } from '../probe/round-cache.ts';
+import type { Snapshot } from '../probe/snapshot.ts';
+
+/** When a response's data was taken and how it was served; common to every probe-backed document. */
+export interface Freshness {
+  readonly checkedAt: string;
+  readonly ageSeconds: number;
+  readonly cached: boolean;
+}
+
+/** Freshness fields for a cache read, as seen at `now`. */
+export function freshness(read: CacheRead<Snapshot>, now: number): Freshness {
+  return {
+    checkedAt: new Date(read.value.checkedAt).toISOString(),
+    ageSeconds: Math.max(0, Math.round((now - read.completedAt) / 10) / 100),
+    cached: read.cache === 'hit',
+  };
+}
+
+function errorDoc(error: ProbeError | null): { code: string; message: string } | null {
+  return error ? { code: error.code, message: error.message } : null;
+}
+
+/** The `/healthz/etcd` document. */
+export function healthzDocument(read: CacheRead<Snapshot>, policy: Policy, now: number) {
+  const { verdict, mode, durationMs } = read.value;
+  return {
+    status: verdict.status,
+    policy,
+    mode,
+    reasons: verdict.reasons,
+    quorum: verdict.quorum,
+    leader: verdict.leader,
+    clusterId: verdict.clusterId,
+    ...freshness(read, now),
+    durationMs,
+  };
+}
+
+/** One member as `/members` lists it and `/members/{idOrName}` returns it. */
+export function memberDocument(m: MemberView, snapshot: Snapshot) {
+  const s = m.status;
+  return {
+    id: m.id,
+    name: m.name,
+    endpoint: m.endpoint,
+    peerURLs: m.peerURLs,
+    clientURLs: m.clientURLs,
+    isLearner: m.isLearner,
+    isLeader: snapshot.verdict.leader?.id === m.id,
+    reachable: m.reachable,
+    healthy: m.healthy,
+    latencyMs: m.latencyMs,
+    error: errorDoc(m.error),
+    status: s
+      ? {
+          version: s.version,
+          dbSizeBytes: s.dbSizeBytes,
+          dbSizeInUseBytes: s.dbSizeInUseBytes,
+          raftIndex: s.raftIndex,
+          raftAppliedIndex: s.raftAppliedIndex,
+          raftTerm: s.raftTerm,
+          leaderId: s.leaderId,
+        }
+      : null,
+    alarms: snapshot.view.alarms.filter((a) => a.memberId === m.id).map((a) => a.alarm),
+  };
+}
+
+function endpointDocument(e: EndpointView) {
+  return { endpoint: e.endpoint, origin: e.origin, memberId: e.memberId, reachable: e.reachable, error: errorDoc(e.error) };
+}
+
+/** The `/members` document. */
+export function membersDocument(read: CacheRead<Snapshot>, now: number) {
+  const snapshot = read.value;
+  return {
+    clusterId: snapshot.view.clusterId,
+    ...freshness(read, now),
+    membershipSource: snapshot.view.membershipSource,
+    members: snapshot.view.members.map((m) => memberDocument(m, snapshot)),
+    endpoints: snapshot.view.endpoints.map(endpointDocument),
+  };
+}
+
+/** The `/alarms` document. */
+export function alarmsDocument(read: CacheRead<Snapshot>, now: number) {
+  const { view } = read.value;
+  return {
+    ...freshness(read, now),
+    source: view.alarmSource,
+    alarms: view.alarms.map((a) => ({
+      memberId: a.memberId,
+      memberName: view.members.find((m) => m.id === a.memberId)?.name ?? '',
+      alarm: a.alarm,
+    })),
+  };
+}

@@ -1,0 +1,35 @@
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../config/config.ts';
+import type { ProbeMetrics } from '../metrics/probe-metrics.ts';
+import type { CacheRead, RoundCache } from '../probe/round-cache.ts';
+import type { Snapshot } from '../probe/snapshot.ts';
+import { setCacheHeaders } from './cache-headers.ts';
+import type { Lifecycle } from './lifecycle.ts';
+
+/** What the routes share: the one cache of rounds, the metrics, the settings they read, a clock, the lifecycle. */
+export interface RouteDeps {
+  readonly cache: RoundCache<Snapshot>;
+  readonly metrics: ProbeMetrics;
+  readonly config: Pick<Config, 'policy' | 'cacheTtlMs'>;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+  readonly lifecycle: Lifecycle;
+}
+
+/** Reads the shared snapshot for a route: counts how the cache served it and sets the cache headers. */
+export async function readSnapshot(
+  deps: RouteDeps,
+  route: string,
+  reply: FastifyReply,
+  fresh = false,
+): Promise<CacheRead<Snapshot>> {
+  const read = await deps.cache.get({ fresh });
+  deps.metrics.countRequest(route, read.cache);
+  setCacheHeaders(reply, read, deps.config.cacheTtlMs, deps.now());
+  return read;
+}
+
+/** Query-string flags: present without a value, or true/1/yes, means on. */
+export function flag(value: string | undefined): boolean {
+  return value !== undefined && !['false', '0', 'no'].includes(value.toLowerCase());
+}

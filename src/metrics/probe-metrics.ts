@@ -1,0 +1,83 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MemberView } from '../probe/cluster-view.ts';
+import type { CacheOutcome } from '../probe/round-cache.ts';
+import type { Snapshot } from '../probe/snapshot.ts';
+import type { HealthStatus } from '../probe/verdict.ts';
+
+const STATUSES: readonly HealthStatus[] = ['healthy', 'degraded', 'unhealthy'];
+const RPCS = ['status', 'health', 'member_list', 'alarm_list'] as const;
+
+function memberLabel(m: Pick<MemberView, 'name' | 'id'>): string {
+  return m.name === '' ? m.id : m.name;
+}
+
+/** The service's own Prometheus registry: the latest round's facts, and counters of rounds and requests. */
+export class ProbeMetrics {
+  readonly registry = new Registry();
+  readonly #clusterStatus = new Gauge({ name: 'etcd_probe_cluster_status', help: 'The current verdict: 1 for the status it has, 0 for the others.', labelNames: ['status'], registers: [this.registry] });
+  readonly #faultTolerance = new Gauge({ name: 'etcd_probe_quorum_fault_tolerance', help: 'How many more voting members may fail before quorum is lost.', registers: [this.registry] });
+  readonly #lastRound = new Gauge({ name: 'etcd_probe_last_round_timestamp_seconds', help: 'When the latest probe round finished (Unix time).', registers: [this.registry] });
+  readonly #reasons = new Gauge({ name: 'etcd_probe_reason_active', help: 'Reasons of the current verdict, counted by code.', labelNames: ['code', 'severity'], registers: [this.registry] });
+  readonly #up = this.#memberGauge('etcd_probe_member_up', 'Whether the member answered Status in the latest round.');
+  readonly #healthy = this.#memberGauge('etcd_probe_member_healthy', 'Whether the member passed a linearizable read in the latest round.');
+  readonly #isLeader = this.#memberGauge('etcd_probe_member_is_leader', 'Whether the member is the leader.');
+  readonly #dbSize = this.#memberGauge('etcd_probe_member_db_size_bytes', 'Size of the backend database file.');
+  readonly #dbInUse = this.#memberGauge('etcd_probe_member_db_size_in_use_bytes', 'Logically used size of the backend database.');
+  readonly #raftIndex = this.#memberGauge('etcd_probe_member_raft_index', 'The member\'s raft committed index.');
+  readonly #alarm = new Gauge({ name: 'etcd_probe_alarm_active', help: 'Active etcd alarms (1 per member and alarm).', labelNames: ['member', 'alarm'], registers: [this.registry] });
+  readonly #roundDuration = new Histogram({ name: 'etcd_probe_round_duration_seconds', help: 'Duration of a probe round.', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10], registers: [this.registry] });
+  readonly #rpcDuration = new Histogram({ name: 'etcd_probe_rpc_duration_seconds', help: 'Duration of each etcd call of a round, failed ones included.', labelNames: ['member', 'rpc'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5], registers: [this.registry] });
+  readonly #rounds = new Counter({ name: 'etcd_probe_rounds_total', help: 'Probe rounds by verdict.', labelNames: ['status'], registers: [this.registry] });
+  readonly #requests = new Counter({ name: 'etcd_probe_requests_total', help: 'Requests served from a probe round, by route and how the cache served them.', labelNames: ['route', 'cache'], registers: [this.registry] });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  #memberGauge(name: string, help: string): Gauge<'member' | 'id'> {
+    return new Gauge({ name, help, labelNames: ['member', 'id'], registers: [this.registry] });
+  }
+
+  /** Replaces the round facts with a new round's (members that left disappear from the series). */
+  recordRound(snapshot: Snapshot): void {
+    const { verdict, view } = snapshot;
+    for (const s of STATUSES) this.#clusterStatus.set({ status: s }, s === verdict.status ? 1 : 0);
+    this.#faultTolerance.set(verdict.quorum.faultTolerance);
+    this.#lastRound.set(snapshot.checkedAt / 1000);
+    this.#reasons.reset();
+    for (const r of verdict.reasons) this.#reasons.inc({ code: r.code, severity: r.severity });
+    for (const g of [this.#up, this.#healthy, this.#isLeader, this.#dbSize, this.#dbInUse, this.#raftIndex]) g.reset();
+    for (const m of view.members) {
+      const labels = { member: memberLabel(m), id: m.id };
+      this.#up.set(labels, m.reachable ? 1 : 0);
+      this.#healthy.set(labels, m.healthy ? 1 : 0);
+      this.#isLeader.set(labels, verdict.leader?.id === m.id ? 1 : 0);
+      if (m.status) {
+        this.#dbSize.set(labels, m.status.dbSizeBytes);
+        this.#dbInUse.set(labels, m.status.dbSizeInUseBytes);
+        this.#raftIndex.set(labels, m.status.raftIndex);
+      }
+    }
+    this.#alarm.reset();
+    for (const a of view.alarms) {
+      const member = view.members.find((m) => m.id === a.memberId);
+      this.#alarm.set({ member: member ? memberLabel(member) : a.memberId, alarm: a.alarm }, 1);
+    }
+    this.#roundDuration.observe(snapshot.durationMs / 1000);
+    this.#rounds.inc({ status: verdict.status });
+    for (const o of snapshot.observations.endpoints) {
+      const id = o.status.ok ? o.status.value.memberId : null;
+      const member = view.members.find((m) => m.id === id);
+      const name = member ? memberLabel(member) : o.target.endpoint;
+      const outcomes = [o.status, o.health, o.memberList, o.alarmList];
+      outcomes.forEach((outcome, i) => {
+        if (outcome) this.#rpcDuration.observe({ member: name, rpc: RPCS[i] as string }, outcome.ms / 1000);
+      });
+    }
+  }
+
+  /** Counts a request served from the cache. */
+  countRequest(route: string, cache: CacheOutcome): void {
+    this.#requests.inc({ route, cache });
+  }
+}

@@ -1,0 +1,227 @@
+import { normalizeEndpoint, preferredClientUrl } from './endpoint-url.ts';
+import type { AlarmEntry, EndpointObservation, ListedMember, MemberStatus, RoundObservations } from './observations.ts';
+import type { ProbeError } from './outcome.ts';
+
+/** One member as the round saw it, merged from the member list and the endpoints that answered as it. */
+export interface MemberView {
+  readonly id: string;
+  /** Empty for a member that was added but never started. */
+  readonly name: string;
+  /** The endpoint its facts came from; its preferred client URL when it was not probed. */
+  readonly endpoint: string | null;
+  readonly peerURLs: readonly string[];
+  readonly clientURLs: readonly string[];
+  readonly isLearner: boolean;
+  /** In the membership; false for an endpoint that answered as a member the membership does not list. */
+  readonly listed: boolean;
+  /** At least one endpoint was probed for it. */
+  readonly probed: boolean;
+  /** Status answered. */
+  readonly reachable: boolean;
+  /** Reachable, and a linearizable read passed (a learner: reachable, as learners serve no such reads). */
+  readonly healthy: boolean;
+  readonly latencyMs: number | null;
+  readonly error: ProbeError | null;
+  readonly status: MemberStatus | null;
+}
+
+/** One probed endpoint and what answered there. */
+export interface EndpointView {
+  readonly endpoint: string;
+  readonly origin: 'configured' | 'discovered';
+  readonly memberId: string | null;
+  readonly clusterId: string | null;
+  readonly reachable: boolean;
+  readonly error: ProbeError | null;
+}
+
+/** The membership one member reports, for spotting disagreement. */
+export interface ReportedMembership {
+  readonly reporterId: string;
+  readonly members: readonly ListedMember[];
+}
+
+/** Where the membership came from: this round's member lists, the previous round's, or nowhere. */
+export type MembershipSource = 'member-list' | 'previous-round' | 'none';
+
+/** Where the alarms came from: the alarm list (needs quorum), Status's errors (local), or nowhere. */
+export type AlarmSource = 'alarm-list' | 'status';
+
+/** A round's observations merged into members; pure data, judged by the verdict. */
+export interface ClusterView {
+  readonly clusterId: string | null;
+  readonly membershipSource: MembershipSource;
+  readonly members: readonly MemberView[];
+  readonly endpoints: readonly EndpointView[];
+  /** Endpoints that answered for another cluster; excluded from everything else. */
+  readonly foreign: readonly EndpointView[];
+  readonly reportedMemberships: readonly ReportedMembership[];
+  readonly alarms: readonly AlarmEntry[];
+  readonly alarmSource: AlarmSource | null;
+  /** Why the alarm list could not be used, when it was asked and failed. */
+  readonly alarmListError: ProbeError | null;
+}
+
+function clusterIdOf(o: EndpointObservation): string | null {
+  if (o.status.ok) return o.status.value.clusterId;
+  if (o.memberList.ok) return o.memberList.value.clusterId;
+  return null;
+}
+
+function respondentOf(o: EndpointObservation): string | null {
+  if (o.status.ok) return o.status.value.memberId;
+  if (o.memberList.ok) return o.memberList.value.memberId;
+  return null;
+}
+
+function mostCommon<T>(values: readonly T[]): T | null {
+  const counts = new Map<T, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: T | null = null;
+  let bestCount = 0;
+  // Map keeps insertion order, so a tie goes to the value seen first (the first configured endpoint).
+  for (const [v, n] of counts) {
+    if (n > bestCount) {
+      best = v;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+/** A comparable signature of a membership: sorted IDs, learners marked. */
+export function membershipSignature(members: readonly ListedMember[]): string {
+  return members
+    .map((m) => (m.isLearner ? `${m.id}(learner)` : m.id))
+    .sort()
+    .join(',');
+}
+
+function chooseMembership(
+  own: readonly EndpointObservation[],
+  previous: readonly ListedMember[] | null,
+): { members: readonly ListedMember[]; source: MembershipSource } {
+  const lists = own.flatMap((o) => (o.memberList.ok ? [o.memberList.value] : []));
+  if (lists.length === 0) {
+    return previous ? { members: previous, source: 'previous-round' } : { members: [], source: 'none' };
+  }
+  // The leader's view is authoritative; without it, the view most members share.
+  const leaderId = mostCommon(own.flatMap((o) => (o.status.ok && o.status.value.leaderId ? [o.status.value.leaderId] : [])));
+  const fromLeader = lists.find((l) => l.memberId === leaderId);
+  if (fromLeader) return { members: fromLeader.members, source: 'member-list' };
+  const signature = mostCommon(lists.map((l) => membershipSignature(l.members)));
+  const shared = lists.find((l) => membershipSignature(l.members) === signature) ?? (lists[0] as (typeof lists)[0]);
+  return { members: shared.members, source: 'member-list' };
+}
+
+function rank(o: EndpointObservation, clientUrls: ReadonlySet<string>): number {
+  const own = clientUrls.has(normalizeEndpoint(o.target.endpoint)) ? 0 : 1;
+  return (o.status.ok ? 0 : 2) + own;
+}
+
+function viewMember(
+  listed: ListedMember,
+  isListed: boolean,
+  candidates: readonly EndpointObservation[],
+  foreign: readonly EndpointObservation[] = [],
+): MemberView {
+  const clientUrls = new Set(listed.clientURLs.map(normalizeEndpoint));
+  const sorted = [...candidates].sort((a, b) => rank(a, clientUrls) - rank(b, clientUrls));
+  const primary = sorted[0];
+  const answered = sorted.find((o) => o.status.ok);
+  const readOk = sorted.find((o) => o.health.ok);
+  const reachable = answered !== undefined;
+  const learnerOk = listed.isLearner && answered !== undefined;
+  const healthy = reachable && (readOk !== undefined || learnerOk);
+  let error: ProbeError | null = null;
+  const impostor = foreign[0];
+  if (!reachable && impostor) {
+    error = { code: 'WRONG_CLUSTER', message: `${impostor.target.endpoint} answers for cluster ${clusterIdOf(impostor)}` };
+  } else if (primary && !reachable && !primary.status.ok) error = primary.status.error;
+  else if (answered && !healthy && !answered.health.ok) error = answered.health.error;
+  let latencyMs: number | null = null;
+  if (readOk?.health.ok) latencyMs = readOk.health.ms;
+  else if (answered) latencyMs = answered.status.ms;
+  const source = answered ?? primary;
+  return {
+    id: listed.id,
+    name: listed.name,
+    endpoint: source ? source.target.endpoint : preferredClientUrl(listed.clientURLs),
+    peerURLs: listed.peerURLs,
+    clientURLs: listed.clientURLs,
+    isLearner: listed.isLearner,
+    listed: isListed,
+    probed: candidates.length + foreign.length > 0,
+    reachable,
+    healthy,
+    latencyMs: latencyMs === null ? null : Math.round(latencyMs * 100) / 100,
+    error,
+    status: answered?.status.ok ? answered.status.value : null,
+  };
+}
+
+function viewEndpoint(o: EndpointObservation): EndpointView {
+  return {
+    endpoint: o.target.endpoint,
+    origin: o.target.origin,
+    memberId: respondentOf(o),
+    clusterId: clusterIdOf(o),
+    reachable: o.status.ok,
+    error: o.status.ok ? null : o.status.error,
+  };
+}
+
+function alarmsOf(own: readonly EndpointObservation[]): Pick<ClusterView, 'alarms' | 'alarmSource' | 'alarmListError'> {
+  const asked = own.find((o) => o.alarmList !== null);
+  if (asked?.alarmList?.ok) return { alarms: asked.alarmList.value, alarmSource: 'alarm-list', alarmListError: null };
+  const alarmListError = asked?.alarmList && !asked.alarmList.ok ? asked.alarmList.error : null;
+  const statuses = own.flatMap((o) => (o.status.ok ? [o.status.value] : []));
+  if (statuses.length === 0) return { alarms: [], alarmSource: null, alarmListError };
+  const seen = new Map<string, AlarmEntry>();
+  for (const alarm of statuses.flatMap((s) => s.alarms)) seen.set(`${alarm.memberId}/${alarm.alarm}`, alarm);
+  return { alarms: [...seen.values()], alarmSource: 'status', alarmListError };
+}
+
+/** Merges a round's per-endpoint observations into one view of the cluster's members. Pure. */
+export function buildClusterView(observations: RoundObservations): ClusterView {
+  const all = observations.endpoints;
+  const clusterId = mostCommon(all.flatMap((o) => clusterIdOf(o) ?? []));
+  const isForeign = (o: EndpointObservation) => {
+    const id = clusterIdOf(o);
+    return id !== null && id !== clusterId;
+  };
+  const own = all.filter((o) => !isForeign(o));
+  const membership = chooseMembership(own, observations.previousMembers);
+  const listedIds = new Set(membership.members.map((m) => m.id));
+
+  const foreign = all.filter(isForeign);
+  const members = membership.members.map((listed) => {
+    const urls = new Set(listed.clientURLs.map(normalizeEndpoint));
+    const atUrl = (o: EndpointObservation) => urls.has(normalizeEndpoint(o.target.endpoint));
+    const candidates = own.filter((o) => respondentOf(o) === listed.id || (respondentOf(o) === null && atUrl(o)));
+    return viewMember(listed, true, candidates, foreign.filter(atUrl));
+  });
+  // An endpoint answering as a member the membership does not list (or no membership at all).
+  const unlisted = new Map<string, EndpointObservation[]>();
+  for (const o of own) {
+    const id = respondentOf(o);
+    if (id !== null && !listedIds.has(id)) unlisted.set(id, [...(unlisted.get(id) ?? []), o]);
+  }
+  for (const [id, candidates] of unlisted) {
+    const status = candidates.find((o) => o.status.ok)?.status;
+    const isLearner = status?.ok ? status.value.isLearner : false;
+    members.push(viewMember({ id, name: '', peerURLs: [], clientURLs: [], isLearner }, false, candidates));
+  }
+
+  return {
+    clusterId,
+    membershipSource: membership.source,
+    members,
+    endpoints: all.map(viewEndpoint),
+    foreign: foreign.map(viewEndpoint),
+    reportedMemberships: own.flatMap((o) =>
+      o.memberList.ok ? [{ reporterId: o.memberList.value.memberId, members: o.memberList.value.members }] : [],
+    ),
+    ...alarmsOf(own),
+  };
+}

@@ -1,0 +1,23 @@
+/** Normalises a URL to `scheme://host:port` (lowercase), to compare a configured endpoint with advertised URLs. */
+export function normalizeEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`.toLowerCase();
+  } catch {
+    return url.toLowerCase();
+  }
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host.startsWith('127.') || host === '[::1]';
+  } catch {
+    return false;
+  }
+}
+
+/** The client URL to probe a member by: its first non-loopback URL, else its first. */
+export function preferredClientUrl(clientURLs: readonly string[]): string | null {
+  return clientURLs.find((url) => !isLoopback(url)) ?? clientURLs[0] ?? null;
+}

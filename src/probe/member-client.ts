@@ -1,0 +1,16 @@
+import type { AlarmEntry, HealthRead, MemberListing, MemberStatus } from './observations.ts';
+import type { Outcome } from './outcome.ts';
+
+/** The four read-only calls a probe round makes to one member; each has its own deadline and never throws. */
+export interface MemberClient {
+  /** Maintenance.Status. */
+  status(): Promise<Outcome<MemberStatus>>;
+  /** A linearizable Range of key `health`, as `etcdctl endpoint health` does. */
+  healthRead(): Promise<Outcome<HealthRead>>;
+  /** Cluster.MemberList. */
+  memberList(): Promise<Outcome<MemberListing>>;
+  /** Maintenance.Alarm with action GET: a raft proposal, so it needs quorum. */
+  alarmList(): Promise<Outcome<readonly AlarmEntry[]>>;
+  /** Frees the client's channels; it is not used afterwards. */
+  close(): void;
+}

@@ -1,0 +1,72 @@
+import type { Outcome } from './outcome.ts';
+import type { ProbeTarget } from './probe-target.ts';
+
+/** The alarms etcd raises. */
+export type AlarmKind = 'NOSPACE' | 'CORRUPT';
+
+/** One active alarm on one member (IDs in hex). */
+export interface AlarmEntry {
+  readonly memberId: string;
+  readonly alarm: AlarmKind;
+}
+
+/** What Maintenance.Status reported; answered locally by the member, without quorum. */
+export interface MemberStatus {
+  readonly clusterId: string;
+  readonly memberId: string;
+  readonly version: string;
+  readonly dbSizeBytes: number;
+  readonly dbSizeInUseBytes: number;
+  /** The member's idea of the leader; null when it knows none. */
+  readonly leaderId: string | null;
+  readonly raftIndex: number;
+  readonly raftAppliedIndex: number;
+  readonly raftTerm: number;
+  readonly isLearner: boolean;
+  /** Status's `errors`, as etcd wrote them. */
+  readonly errors: readonly string[];
+  /** The alarms found in `errors` (the fallback when the alarm list needs a quorum it lacks). */
+  readonly alarms: readonly AlarmEntry[];
+}
+
+/** How a linearizable read went through: read, or denied by RBAC after consensus. */
+export interface HealthRead {
+  readonly permissionDenied: boolean;
+}
+
+/** A member as Cluster.MemberList lists it; an unstarted member has an empty name and no client URLs. */
+export interface ListedMember {
+  readonly id: string;
+  readonly name: string;
+  readonly peerURLs: readonly string[];
+  readonly clientURLs: readonly string[];
+  readonly isLearner: boolean;
+}
+
+/** One member's view of the membership. */
+export interface MemberListing {
+  readonly clusterId: string;
+  /** The member that answered. */
+  readonly memberId: string;
+  readonly members: readonly ListedMember[];
+}
+
+/** Everything one round learned from one endpoint. */
+export interface EndpointObservation {
+  readonly target: ProbeTarget;
+  readonly status: Outcome<MemberStatus>;
+  readonly health: Outcome<HealthRead>;
+  readonly memberList: Outcome<MemberListing>;
+  /** The cluster-wide alarm list, asked of one endpoint per round; null where it was not asked. */
+  readonly alarmList: Outcome<readonly AlarmEntry[]> | null;
+}
+
+/** The raw facts of one probe round, the only input of the verdict besides thresholds and now. */
+export interface RoundObservations {
+  /** Epoch milliseconds when the round started. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly endpoints: readonly EndpointObservation[];
+  /** The membership the previous round settled on, used when no member list answers now. */
+  readonly previousMembers: readonly ListedMember[] | null;
+}

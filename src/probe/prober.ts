@@ -1,0 +1,114 @@
+import type { MemberSource } from '../discovery/member-source.ts';
+import { ClientPool } from './client-pool.ts';
+import { buildClusterView, type MemberView } from './cluster-view.ts';
+import type { Thresholds } from './member-checks.ts';
+import type { EndpointObservation, ListedMember } from './observations.ts';
+import type { ProbeTarget } from './probe-target.ts';
+import type { Snapshot } from './snapshot.ts';
+import { judge } from './verdict.ts';
+
+/** What a prober needs: where members are and how to reach them, the limits to judge by, and a clock. */
+export interface ProberOptions {
+  readonly source: MemberSource;
+  readonly thresholds: Thresholds;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+}
+
+function listedOf(members: readonly MemberView[]): ListedMember[] {
+  return members
+    .filter((m) => m.listed)
+    .map(({ id, name, peerURLs, clientURLs, isLearner }) => ({ id, name, peerURLs, clientURLs, isLearner }));
+}
+
+function mergeListed(observations: readonly EndpointObservation[]): ListedMember[] {
+  const byId = new Map<string, ListedMember>();
+  for (const o of observations) {
+    if (o.memberList.ok) for (const m of o.memberList.value.members) if (!byId.has(m.id)) byId.set(m.id, m);
+  }
+  return [...byId.values()];
+}
+
+/**
+ * Runs probe rounds: every target in parallel, four read-only calls each (the alarm list from one
+ * target only: it is a raft proposal), then a second wave for members that the member lists revealed.
+ * Owns the clients; close() closes them.
+ */
+export class Prober {
+  readonly #options: ProberOptions;
+  readonly #pool: ClientPool;
+  #previous: Snapshot | null = null;
+  #sequence = 0;
+
+  constructor(options: ProberOptions) {
+    this.#options = options;
+    this.#pool = new ClientPool((target) => options.source.connect(target));
+  }
+
+  /** Runs one round and judges it. Never throws for anything etcd or the network does. */
+  async round(): Promise<Snapshot> {
+    const startedAt = this.#options.now();
+    const started = performance.now();
+    const previous = this.#previous;
+    const previousMembers = previous ? listedOf(previous.view.members) : [];
+    const first = await this.#options.source.targets(previousMembers);
+    const alarmKey = this.#alarmTarget(first, previous);
+    const observed = await Promise.all(first.map((t) => this.#probe(t, t.key === alarmKey)));
+    const probed = new Set(first.map((t) => t.key));
+    const more = (await this.#options.source.targets(mergeListed(observed))).filter((t) => !probed.has(t.key));
+    observed.push(...(await Promise.all(more.map((t) => this.#probe(t, false)))));
+    for (const t of more) probed.add(t.key);
+    this.#pool.retain(probed);
+
+    const observations = {
+      startedAt,
+      durationMs: performance.now() - started,
+      endpoints: observed,
+      previousMembers: previousMembers.length > 0 ? previousMembers : null,
+    };
+    const view = buildClusterView(observations);
+    const checkedAt = this.#options.now();
+    const snapshot: Snapshot = {
+      sequence: ++this.#sequence,
+      mode: this.#options.source.mode,
+      checkedAt,
+      durationMs: Math.round(observations.durationMs * 100) / 100,
+      observations,
+      view,
+      verdict: judge(view, this.#options.thresholds, checkedAt),
+    };
+    this.#previous = snapshot;
+    return snapshot;
+  }
+
+  /** How many member clients are open (for leak checks). */
+  get openClients(): number {
+    return this.#pool.size;
+  }
+
+  /** Closes every client. */
+  close(): void {
+    this.#pool.close();
+  }
+
+  // The alarm list goes to one endpoint: the last leader's if it answered, else the first that did.
+  #alarmTarget(targets: readonly ProbeTarget[], previous: Snapshot | null): string | null {
+    const endpoints = previous?.view.endpoints ?? [];
+    const leaderId = previous?.verdict.leader?.id;
+    const preferred =
+      endpoints.find((e) => e.reachable && e.memberId === leaderId) ?? endpoints.find((e) => e.reachable && e.clusterId === previous?.view.clusterId);
+    const match = preferred && targets.find((t) => t.endpoint === preferred.endpoint);
+    return (match ?? targets[0])?.key ?? null;
+  }
+
+  async #probe(target: ProbeTarget, askAlarms: boolean): Promise<EndpointObservation> {
+    const client = this.#pool.clientFor(target);
+    const [status, health, memberList, alarmList] = await Promise.all([
+      client.status(),
+      client.healthRead(),
+      client.memberList(),
+      askAlarms ? client.alarmList() : null,
+    ]);
+    return { target, status, health, memberList, alarmList };
+  }
+}

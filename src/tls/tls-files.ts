@@ -1,0 +1,111 @@
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../config/config-error.ts';
+
+/** PEM material for etcd's client connections; null parts are not used. Never log it. */
+export interface TlsMaterial {
+  readonly ca: Buffer | null;
+  readonly cert: Buffer | null;
+  readonly key: Buffer | null;
+}
+
+/** A file setting: its path (null when unset) and the variable or flag that names it. */
+export interface FileSetting {
+  readonly path: string | null;
+  readonly source: string;
+}
+
+/** The files to read, each with the name of its setting (for error messages). */
+export interface TlsFiles {
+  readonly ca: FileSetting;
+  readonly cert: FileSetting;
+  readonly key: FileSetting;
+}
+
+interface NamedFile {
+  readonly path: string;
+  readonly source: string;
+}
+
+function named(file: FileSetting): NamedFile | null {
+  return file.path === null ? null : { path: file.path, source: file.source };
+}
+
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a parent is not a directory',
+  ELOOP: 'too many symbolic links',
+};
+
+function readPem(file: NamedFile): Buffer {
+  let data: Buffer;
+  try {
+    data = readFileSync(file.path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new ConfigError(file.source, `cannot read ${file.path}: ${ERRNO_TEXT[code] ?? code.toLowerCase()}`);
+  }
+  if (data.length === 0) throw new ConfigError(file.source, `${file.path} is empty`);
+  return data;
+}
+
+const CERT_BLOCK = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
+
+function parseCertificates(pem: Buffer, file: NamedFile): X509Certificate[] {
+  const blocks = pem.toString('latin1').match(CERT_BLOCK) ?? [];
+  if (blocks.length === 0) throw new ConfigError(file.source, `${file.path} holds no PEM certificate`);
+  return blocks.map((block) => {
+    try {
+      return new X509Certificate(block);
+    } catch {
+      throw new ConfigError(file.source, `${file.path} holds a certificate that cannot be parsed`);
+    }
+  });
+}
+
+function parseKey(pem: Buffer, file: NamedFile): KeyObject {
+  try {
+    return createPrivateKey(pem);
+  } catch {
+    // The parser's message could quote key bytes; say only what is wrong.
+    throw new ConfigError(file.source, `${file.path} holds no usable PEM private key (encrypted keys are not supported)`);
+  }
+}
+
+/** Reads and checks the TLS files: each readable, PEM, and the key matching the certificate. */
+export function loadTlsMaterial(files: TlsFiles): TlsMaterial {
+  const caFile = named(files.ca);
+  const certFile = named(files.cert);
+  const keyFile = named(files.key);
+  if (certFile && !keyFile) throw new ConfigError(files.key.source, `required when ${files.cert.source} is set`);
+  if (keyFile && !certFile) throw new ConfigError(files.cert.source, `required when ${files.key.source} is set`);
+  let ca: Buffer | null = null;
+  if (caFile) {
+    ca = readPem(caFile);
+    parseCertificates(ca, caFile);
+  }
+  if (!certFile || !keyFile) return { ca, cert: null, key: null };
+  const cert = readPem(certFile);
+  const key = readPem(keyFile);
+  const [leaf] = parseCertificates(cert, certFile);
+  if (leaf && !leaf.checkPrivateKey(parseKey(key, keyFile))) {
+    throw new ConfigError(keyFile.source, `${keyFile.path} does not match the certificate in ${certFile.path}`);
+  }
+  return { ca, cert, key };
+}
+
+/** Warnings worth logging at start: a client certificate that is expired or not yet valid. */
+export function certificateWarnings(material: TlsMaterial, now: Date): string[] {
+  if (!material.cert) return [];
+  const [leaf] = material.cert.toString('latin1').match(CERT_BLOCK) ?? [];
+  if (!leaf) return [];
+  const certificate = new X509Certificate(leaf);
+  const notBefore = new Date(certificate.validFrom);
+  const notAfter = new Date(certificate.validTo);
+  if (now < notBefore) return [`the client certificate is not valid before ${notBefore.toISOString()}`];
+  if (now > notAfter) return [`the client certificate expired at ${notAfter.toISOString()}`];
+  return [];
+}

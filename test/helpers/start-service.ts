@@ -1,0 +1,55 @@
+import type { AddressInfo } from 'node:net';
+import { buildApp, type App } from '../../src/app.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import type { MemberSource } from '../../src/discovery/member-source.ts';
+import { createLogger } from '../../src/log/logger.ts';
+import { LogSink } from './log-sink.ts';
+
+/** A service built from environment-style settings, listening on a free loopback port. */
+export interface RunningService {
+  readonly app: App;
+  readonly url: string;
+  readonly logs: LogSink;
+  close(): Promise<void>;
+}
+
+/** Builds the app through the real config path (resolveConfig) and listens on 127.0.0.1:0. */
+export async function startService(
+  env: Record<string, string>,
+  options: { source?: (tls: import('../../src/tls/tls-files.ts').TlsMaterial) => MemberSource; now?: () => number } = {},
+): Promise<RunningService> {
+  const result = resolveConfig({ env: { ETCD_PROBE_LOG_LEVEL: 'debug', ...env }, argv: [], now: new Date() });
+  if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('\n'));
+  const logs = new LogSink();
+  const app = buildApp({
+    config: result.config,
+    tls: result.tls,
+    logger: createLogger(result.config.logLevel, logs),
+    ...(options.source ? { source: options.source(result.tls) } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.server.address() as AddressInfo;
+  let closed = false;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    logs,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.server.close();
+    },
+  };
+}
+
+/** Environment settings that point a service at a test cluster over TLS. */
+export function clusterEnv(cluster: { endpoints: string; pki: import('../fixtures/certs.ts').PkiFiles | null }): Record<string, string> {
+  const env: Record<string, string> = { ETCD_PROBE_ENDPOINTS: cluster.endpoints };
+  if (cluster.pki) {
+    env.ETCD_PROBE_CACERT = cluster.pki.caFile;
+    env.ETCD_PROBE_CERT = cluster.pki.clientCertFile;
+    env.ETCD_PROBE_KEY = cluster.pki.clientKeyFile;
+  }
+  return env;
+}
