@@ -42,6 +42,8 @@ export interface App {
   readonly cache: RoundCache<Snapshot>;
   readonly metrics: ProbeMetrics;
   readonly prober: Prober;
+  /** Every route registered, as `METHOD /url`, so tests can hold openapi.yaml to it. */
+  readonly routes: readonly string[];
 }
 
 /** Builds the service (routes, probe, cache, metrics) without listening; closing the server closes it all. */
@@ -75,6 +77,10 @@ export function buildApp(options: AppOptions): App {
     requestTimeout: 30_000,
     return503OnClosing: true,
   });
+  const routes: string[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+  });
   installErrorHandling(server);
   const deps: RouteDeps = { cache, metrics, config, now, lifecycle };
   healthzRoute(server, deps);
@@ -83,11 +89,16 @@ export function buildApp(options: AppOptions): App {
   metricsRoute(server, deps);
   serviceProbeRoutes(server, deps);
   openapiRoute(server);
+  // Once shutdown has begun, answers close their connection: an idle keep-alive socket would otherwise
+  // hold server.close() open until the client's keep-alive timeout.
+  server.addHook('onSend', async (_request, reply) => {
+    if (!lifecycle.ready) reply.header('connection', 'close');
+  });
   server.addHook('onClose', async () => {
     lifecycle.beginShutdown();
     await cache.settle();
     prober.close();
     await source.close();
   });
-  return { server, lifecycle, cache, metrics, prober };
+  return { server, lifecycle, cache, metrics, prober, routes };
 }

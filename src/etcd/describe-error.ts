@@ -81,7 +81,7 @@ export function describeError(error: unknown, endpoint: string, timeoutMs: numbe
     if (rule.test.test(message)) return { code: rule.code, message: rule.say(endpoint, detail) };
   }
   if (/^14 UNAVAILABLE|UNAVAILABLE/.test(message)) {
-    return { code: 'UNAVAILABLE', message: `cannot reach ${endpoint}: ${detail}` };
+    return { code: 'UNAVAILABLE', message: `cannot reach ${endpoint}: ${detail} (is etcd listening there, and does the scheme, http:// or https://, match?)` };
   }
   return { code: 'ETCD_ERROR', message: detail };
 }

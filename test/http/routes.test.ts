@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import type { MemberSource } from '../../src/discovery/member-source.ts';
+import { createLogger } from '../../src/log/logger.ts';
+import type { MemberClient } from '../../src/probe/member-client.ts';
+import type { EndpointObservation } from '../../src/probe/observations.ts';
+import { LogSink } from '../helpers/log-sink.ts';
+import { checkResponse, openapi } from '../helpers/openapi.ts';
+import { round, three } from '../probe/observation-builders.ts';
+
+// The HTTP layer over a scripted member source (a stand-in for etcd, so no etcd runs here): routes,
+// errors, documentation coverage. The same routes are exercised against real etcd in test/integration.
+
+class ScriptedClient implements MemberClient {
+  closed = false;
+  private readonly o: EndpointObservation;
+  constructor(o: EndpointObservation) {
+    this.o = o;
+  }
+  async status() { return this.o.status; }
+  async healthRead() { return this.o.health; }
+  async memberList() { return this.o.memberList; }
+  async alarmList() { return this.o.alarmList ?? { ok: true as const, value: [], ms: 1 }; }
+  close() { this.closed = true; }
+}
+
+function scriptedSource(observations: readonly EndpointObservation[]): MemberSource & { rounds: number } {
+  return {
+    mode: 'static',
+    rounds: 0,
+    async targets() {
+      this.rounds++;
+      return observations.map((o) => o.target);
+    },
+    connect(target) {
+      return new ScriptedClient(observations.find((o) => o.target.key === target.key) as EndpointObservation);
+    },
+    async close() {},
+  };
+}
+
+let app: App | undefined;
+
+function build(observations = round(three()).endpoints, env: Record<string, string> = {}): App {
+  const result = resolveConfig({ env: { ETCD_PROBE_CACHE_TTL: '5s', ...env }, argv: [], now: new Date() });
+  if (!result.ok) throw new Error('bad test config');
+  app = buildApp({ config: result.config, tls: result.tls, logger: createLogger('warn', new LogSink()), source: scriptedSource(observations) });
+  return app;
+}
+
+afterEach(async () => {
+  await app?.server.close();
+  app = undefined;
+});
+
+async function inject(a: App, url: string, headers: Record<string, string> = {}) {
+  const res = await a.server.inject({ method: 'GET', url, headers });
+  const contentType = String(res.headers['content-type'] ?? '');
+  const body = contentType.startsWith('application/json') ? res.json() : res.body;
+  return { status: res.statusCode, contentType, body, headers: res.headers };
+}
+
+describe('routes and documentation', () => {
+  it('documents exactly the routes the app serves, and each documented route answers', async () => {
+    const a = build();
+    await a.server.ready();
+    const served = a.routes
+      .filter((r) => r.startsWith('GET '))
+      .map((r) => r.slice(4).replace(/:(\w+)/g, '{$1}'))
+      .sort();
+    const documented = Object.keys(openapi.paths).sort();
+    expect(served).toEqual(documented);
+    for (const path of documented) {
+      const res = await a.server.inject({ method: 'GET', url: path.replace('{idOrName}', 'm-a') });
+      expect(res.statusCode, path).toBe(200);
+    }
+  });
+
+  it('serves openapi.yaml as YAML', async () => {
+    const res = await inject(build(), '/openapi.yaml');
+    expect(res.status).toBe(200);
+    expect(res.contentType).toMatch(/^application\/yaml/);
+    expect(res.body).toMatch(/^openapi: 3\.1\.0$/m);
+  });
+
+  it('answers every probe route with documented bodies', async () => {
+    const a = build(round(three({ c: { state: 'unreachable' } })).endpoints);
+    for (const [url, template] of [
+      ['/healthz/etcd', '/healthz/etcd'],
+      ['/healthz/etcd?policy=strict', '/healthz/etcd'],
+      ['/members', '/members'],
+      ['/members/m-a', '/members/{idOrName}'],
+      ['/members/zzz', '/members/{idOrName}'],
+      ['/alarms', '/alarms'],
+      ['/livez', '/livez'],
+      ['/readyz', '/readyz'],
+    ] as const) {
+      const res = await inject(a, url);
+      expect(checkResponse('GET', template, res), url).toEqual([]);
+    }
+  });
+
+  it('ties readiness to the service, not to etcd: ready while etcd is down, unready on shutdown', async () => {
+    const a = build(round(three({ a: { state: 'unreachable' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } })).endpoints);
+    expect((await inject(a, '/healthz/etcd')).status).toBe(503);
+    expect((await inject(a, '/readyz')).status).toBe(200);
+    a.lifecycle.beginShutdown();
+    const res = await inject(a, '/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: 'SHUTTING_DOWN', message: 'the service is shutting down' });
+    expect(res.headers.connection).toBe('close');
+    expect((await inject(a, '/livez')).status).toBe(200);
+  });
+
+  it('answers errors as {error, message} without stack traces', async () => {
+    const a = build();
+    const bad = await inject(a, '/healthz/etcd?policy=lenient');
+    expect(bad).toMatchObject({ status: 400, body: { error: 'INVALID_PARAMETER', message: "parameter 'policy' must be one of quorum, strict (got 'lenient')" } });
+    const post = await a.server.inject({ method: 'POST', url: '/healthz/etcd', payload: { a: 1 } });
+    expect(post.statusCode).toBe(404);
+    expect(post.json()).toEqual({ error: 'NOT_FOUND', message: 'no route POST /healthz/etcd' });
+    const member = await inject(a, '/members/nobody');
+    expect(member.status).toBe(404);
+    expect(member.body.error).toBe('MEMBER_NOT_FOUND');
+    expect(JSON.stringify(member.body)).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('supports HEAD for load balancers that probe with it', async () => {
+    const a = build();
+    const res = await a.server.inject({ method: 'HEAD', url: '/healthz/etcd' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('');
+  });
+
+  it('/members answers 503 only when no member answered, saying why per endpoint', async () => {
+    const a = build(round([], { deadEndpoints: ['https://x:2379', 'https://y:2379'] }).endpoints);
+    const res = await inject(a, '/members');
+    expect(res.status).toBe(503);
+    expect(res.body.error).toBe('NO_MEMBER_REACHABLE');
+    expect(res.body.endpoints.map((e: { error: { code: string } }) => e.error.code)).toEqual(['DNS_FAILURE', 'DNS_FAILURE']);
+    expect(checkResponse('GET', '/members', res)).toEqual([]);
+  });
+
+  it('/members/{id} accepts the hex ID, in either case', async () => {
+    const a = build();
+    expect((await inject(a, '/members/a')).body.name).toBe('m-a');
+    expect((await inject(a, '/members/A')).body.name).toBe('m-a');
+  });
+});

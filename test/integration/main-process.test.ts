@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { freePorts } from '../fixtures/free-port.ts';
+import { eventually, get } from '../helpers/http.ts';
+import { clusterEnv } from '../helpers/start-service.ts';
+
+// The real entry point as a process: exit codes, one-line config errors, JSON logs, graceful SIGTERM.
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+let cluster: EtcdCluster;
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  readonly exit: Promise<number | null>;
+}
+
+function run(env: Record<string, string>, args: string[] = []): Started {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ETCD_PROBE_')));
+  const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', MAIN, ...args], { env: { ...clean, ...env } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+beforeAll(async () => {
+  cluster = await EtcdCluster.start({ size: 3 });
+});
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+describe('the etcd-probe process', () => {
+  it('stops with exit code 78 and one line naming the variable when a certificate path is wrong', async () => {
+    const p = run({ ETCD_PROBE_CERT: '/etc/etcd/x.crt', ETCD_PROBE_KEY: '/etc/etcd/x.key' });
+    expect(await p.exit).toBe(78);
+    expect(p.stderr()).toBe('etcd-probe: ETCD_PROBE_CERT: cannot read /etc/etcd/x.crt: no such file\n');
+    expect(p.stdout()).toBe('');
+  });
+
+  it('names the flag when the bad value came from a flag', async () => {
+    const p = run({}, ['--timeout=5']);
+    expect(await p.exit).toBe(78);
+    expect(p.stderr()).toBe("etcd-probe: --timeout: '5' is not a duration (write it with a unit, e.g. 5s or 500ms)\n");
+  });
+
+  it('prints --help and exits 0', async () => {
+    const p = run({}, ['--help']);
+    expect(await p.exit).toBe(0);
+    expect(p.stdout()).toMatch(/--endpoints\s+ETCD_PROBE_ENDPOINTS/);
+  });
+
+  it('exits 78 naming ETCD_PROBE_LISTEN when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as import('node:net').AddressInfo;
+    try {
+      const p = run({ ...clusterEnv(cluster), ETCD_PROBE_LISTEN: `127.0.0.1:${port}` });
+      expect(await p.exit).toBe(78);
+      expect(p.stderr()).toMatch(new RegExp(`^etcd-probe: ETCD_PROBE_LISTEN: cannot listen on 127.0.0.1:${port}: .*EADDRINUSE`));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('serves, logs JSON without flooding info, and on SIGTERM lets the in-flight request finish and exits 0', async () => {
+    const [port] = (await freePorts(1)) as [number];
+    const p = run({ ...clusterEnv(cluster), ETCD_PROBE_LISTEN: `127.0.0.1:${port}`, ETCD_PROBE_TIMEOUT: '1s', ETCD_PROBE_CACHE_TTL: '0s' });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const first = await eventually(
+        () => get(`${url}/healthz/etcd`).catch(() => null),
+        (g) => g !== null,
+        10_000,
+      );
+      expect(first?.status).toBe(200);
+      const infoBefore = p.stdout().split('\n').filter((l) => l.includes('"level":"info"')).length;
+      for (let i = 0; i < 20; i++) expect((await get(`${url}/healthz/etcd`)).status).toBe(200);
+      const lines = p.stdout().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.filter((l) => l.level === 'info')).toHaveLength(infoBefore);
+      expect(lines.some((l) => l.msg === 'etcd-probe listening')).toBe(true);
+
+      // A hung member keeps the next round in flight for the whole 1 s deadline.
+      const [hung] = (await cluster.followerIndexes()) as [number];
+      cluster.pause(hung);
+      const inFlight = get(`${url}/healthz/etcd`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const signalled = Date.now();
+      p.child.kill('SIGTERM');
+      const answered = await inFlight;
+      expect(answered.status).toBe(200);
+      expect(answered.body.status).toBe('degraded');
+      expect(await p.exit).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(3000);
+      expect(p.stdout()).toMatch(/"msg":"stopped"/);
+      cluster.resume(hung);
+    } finally {
+      p.child.kill('SIGKILL');
+      for (const [i, m] of cluster.members.entries()) if (m.paused) cluster.resume(i);
+    }
+  });
+});
