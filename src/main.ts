@@ -21,13 +21,13 @@ function routeProcessWarnings(logger: Logger): void {
 
 async function main(): Promise<void> {
   const result = resolveConfig({ env: process.env, argv: process.argv.slice(2), now: new Date() });
-  if (!result.ok) {
-    for (const error of result.errors) process.stderr.write(`etcd-probe: ${error.message}\n`);
-    process.exit(EXIT_CONFIG);
-  }
   if (result.help) {
     process.stdout.write(usage());
     return;
+  }
+  if (!result.ok) {
+    for (const error of result.errors) process.stderr.write(`etcd-probe: ${error.message}\n`);
+    process.exit(EXIT_CONFIG);
   }
   const { config, tls } = result;
   const logger = createLogger(config.logLevel);

@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { ConfigError, ValueProblem } from './config-error.ts';
 import type { Config } from './config.ts';
 import { SETTINGS, type Setting } from './settings.ts';
 import { unknownVariables } from './unknown-variables.ts';
-import { certificateWarnings, loadTlsMaterial, type TlsFiles, type TlsMaterial } from '../tls/tls-files.ts';
+import { certificateWarnings, checkTlsFiles, type TlsFiles, type TlsMaterial } from '../tls/tls-files.ts';
 
 /** What the process was started with: its environment and its command-line arguments. */
 export interface ConfigInput {
@@ -27,32 +26,60 @@ export type ConfigResult =
       readonly warnings: readonly string[];
       readonly help: boolean;
     }
-  | { readonly ok: false; readonly errors: readonly ConfigError[] };
+  | { readonly ok: false; readonly errors: readonly ConfigError[]; readonly help: boolean };
 
 interface RawValue {
   readonly text: string;
   readonly source: string;
 }
 
-function flagProblem(error: unknown): ConfigError {
-  const { code, message } = error as { code?: string; message: string };
-  const flag = /'(-{1,2}[^'\s]+)/.exec(message)?.[1] ?? 'arguments';
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new ConfigError(flag, 'unknown flag (etcd-probe --help lists them)');
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return new ConfigError(flag, 'needs a value, e.g. --timeout=2s');
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new ConfigError(/'([^']+)'/.exec(message)?.[1] ?? 'arguments', 'unexpected argument; settings are flags like --endpoints=...');
-  return new ConfigError(flag, message);
+interface FlagToken {
+  readonly raw: string;
+  readonly name: string | null;
+  readonly value: string | null;
 }
 
-function readFlags(argv: readonly string[]): { values: Map<string, RawValue>; help: boolean } {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const s of SETTINGS) options[s.flag] = { type: 'string' };
-  const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
-  const values = new Map<string, RawValue>();
-  for (const s of SETTINGS) {
-    const text = parsed.values[s.flag];
-    if (typeof text === 'string') values.set(s.key, { text, source: `--${s.flag}` });
+// A small tokenizer rather than util.parseArgs: its lenient mode takes "--policy=strict" as the value
+// of a preceding "--timeout", and its strict mode stops at the first mistake, hiding the rest.
+function tokenize(argv: readonly string[]): FlagToken[] {
+  const tokens: FlagToken[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const long = /^--([^=]+)(?:=(.*))?$/s.exec(arg);
+    if (long) {
+      const next = argv[i + 1];
+      const takesNext = long[2] === undefined && next !== undefined && !next.startsWith('-');
+      tokens.push({ raw: `--${long[1]}`, name: long[1] as string, value: long[2] ?? (takesNext ? next : null) });
+      if (takesNext) i++;
+    } else if (arg === '-h') {
+      tokens.push({ raw: arg, name: 'help', value: null });
+    } else {
+      tokens.push({ raw: arg, name: arg.startsWith('-') && arg !== '-' ? arg : null, value: null });
+    }
   }
-  return { values, help: parsed.values.help === true };
+  return tokens;
+}
+
+function readFlags(argv: readonly string[]): { values: Map<string, RawValue>; help: boolean; errors: ConfigError[] } {
+  const values = new Map<string, RawValue>();
+  const errors: ConfigError[] = [];
+  let help = false;
+  for (const token of tokenize(argv)) {
+    if (token.name === null) {
+      errors.push(new ConfigError(token.raw, 'unexpected argument; settings are flags like --endpoints=...'));
+      continue;
+    }
+    if (token.name === 'help') {
+      help = true;
+      continue;
+    }
+    const setting = SETTINGS.find((s) => s.flag === token.name);
+    if (!setting) errors.push(new ConfigError(token.raw, 'unknown flag (etcd-probe --help lists them)'));
+    else if (token.value === null) {
+      errors.push(new ConfigError(token.raw, `needs a value, e.g. ${token.raw}=${setting.fallback ?? '...'}`));
+    } else values.set(setting.key, { text: token.value, source: token.raw });
+  }
+  return { values, help, errors };
 }
 
 function pick(setting: Setting, flags: Map<string, RawValue>, env: ConfigInput['env']): RawValue | null {
@@ -66,14 +93,7 @@ function pick(setting: Setting, flags: Map<string, RawValue>, env: ConfigInput['
 
 /** Decodes the environment and flags strictly, applies defaults, validates, and freezes the result. */
 export function resolveConfig(input: ConfigInput): ConfigResult {
-  let flags = new Map<string, RawValue>();
-  let help = false;
-  const errors: ConfigError[] = [];
-  try {
-    ({ values: flags, help } = readFlags(input.argv));
-  } catch (error) {
-    errors.push(flagProblem(error));
-  }
+  const { values: flags, help, errors } = readFlags(input.argv);
   const unknown = unknownVariables(input.env);
   errors.push(...unknown.errors);
   const values: Record<string, unknown> = {};
@@ -92,23 +112,21 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
       errors.push(new ConfigError(raw.source, error.message));
     }
   }
-  if (errors.length > 0) return { ok: false, errors };
-  const config: Config = Object.freeze({
-    ...(values as unknown as Config),
-    endpoints: Object.freeze([...(values.endpoints as string[])]),
-  });
   const tlsFiles: TlsFiles = {
-    ca: { path: config.caFile, source: sourceOf('caFile', sources) },
-    cert: { path: config.certFile, source: sourceOf('certFile', sources) },
-    key: { path: config.keyFile, source: sourceOf('keyFile', sources) },
+    ca: { path: (values.caFile as string | null) ?? null, source: sourceOf('caFile', sources) },
+    cert: { path: (values.certFile as string | null) ?? null, source: sourceOf('certFile', sources) },
+    key: { path: (values.keyFile as string | null) ?? null, source: sourceOf('keyFile', sources) },
   };
-  let tls: TlsMaterial;
-  try {
-    tls = loadTlsMaterial(tlsFiles);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return { ok: false, errors: [error] };
-  }
+  // The files are checked even when other settings are bad, so that one run reports every problem.
+  const { material: tls, errors: tlsErrors } = checkTlsFiles(tlsFiles);
+  errors.push(...tlsErrors);
+  if (errors.length > 0) return { ok: false, errors, help };
+  const parsed = values as unknown as Config;
+  const config: Config = Object.freeze({
+    ...parsed,
+    endpoints: Object.freeze([...parsed.endpoints]),
+    listen: Object.freeze({ ...parsed.listen }),
+  });
   const warnings = [...unknown.warnings, ...certificateWarnings(tls, input.now)];
   if ((tls.ca || tls.cert) && config.endpoints.every((e) => e.startsWith('http:'))) {
     warnings.push(`TLS files are set but every endpoint in ${sourceOf('endpoints', sources)} is http://, so they are not used`);

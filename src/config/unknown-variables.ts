@@ -33,7 +33,13 @@ export function unknownVariables(env: Readonly<Record<string, string | undefined
   const errors: ConfigError[] = [];
   const warnings: string[] = [];
   for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith(PREFIX) || known.has(name) || SERVICE_LINK.test(name)) continue;
+    if (!name.startsWith(PREFIX) || known.has(name)) continue;
+    if (name === 'ETCD_PROBE_PORT' && !/^(tcp|udp|sctp):\/\//.test(env[name] ?? '')) {
+      // Kubernetes writes tcp://host:port here; anything else is a user's guess at a setting.
+      warnings.push(`${name}: not a setting, ignored (the listen address is ETCD_PROBE_LISTEN)`);
+      continue;
+    }
+    if (SERVICE_LINK.test(name)) continue;
     const nearest = [...known].map((k) => ({ k, d: editDistance(name, k) })).sort((x, y) => x.d - y.d)[0];
     if (nearest && nearest.d <= 2) {
       errors.push(new ConfigError(name, `unknown setting (did you mean ${nearest.k}?)`));

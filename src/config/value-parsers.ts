@@ -25,6 +25,7 @@ export function parseDuration(raw: string, minMs: number, maxMs: number): number
 
 function formatMs(ms: number): string {
   if (ms === 0) return '0s';
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
@@ -40,6 +41,9 @@ const BYTE_UNITS: Record<string, number> = {
   mib: 2 ** 20,
   gi: 2 ** 30,
   gib: 2 ** 30,
+  tb: 1e12,
+  ti: 2 ** 40,
+  tib: 2 ** 40,
 };
 
 /** Parses a byte size: a plain integer, or with a unit (`2GiB`, `8Gi`, `500MB`). */
@@ -49,7 +53,9 @@ export function parseBytes(raw: string, minBytes: number, maxBytes: number): num
   if (!match || unit === undefined) {
     throw new ValueProblem(`'${raw}' is not a byte size (e.g. 2147483648, 2GiB or 8Gi)`);
   }
-  const bytes = Math.round(Number(match[1]) * unit);
+  const exact = Number(match[1]) * unit;
+  if (!Number.isInteger(exact)) throw new ValueProblem(`'${raw}' is not a whole number of bytes`);
+  const bytes = exact;
   if (bytes < minBytes || bytes > maxBytes) {
     throw new ValueProblem(`${raw} is out of range (${minBytes} to ${maxBytes} bytes)`);
   }
@@ -99,28 +105,39 @@ export function parseEndpoints(raw: string): string[] {
   return [...new Set(items.map(parseEndpoint))];
 }
 
+// scheme://[userinfo@]host:port[/...], read from the text itself: URL drops a port equal to the
+// scheme's default (http://etcd:80), which would then look like no port at all.
+const AUTHORITY = /^([a-z][a-z0-9+.-]*):\/\/(?:([^/@]*)@)?(\[[^\]]*\]|[^/:?#]*)(?::(\d*))?([/?#].*)?$/i;
+
 function parseEndpoint(item: string): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(item)) {
-    throw new ValueProblem(`'${item}' needs a scheme: http:// or https://`);
+  // Never echo what may be a password: every message below quotes the item without its userinfo.
+  const shown = item.replace(/^([^/]*\/\/)[^/@]*@/, '$1').replace(/^[^/@]*@/, '');
+  const match = AUTHORITY.exec(item);
+  if (!match) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(item)) throw new ValueProblem(`'${shown}' needs a scheme: http:// or https://`);
+    throw new ValueProblem(`'${shown}' is not a URL`);
   }
-  let url: URL;
+  const [, scheme = '', userinfo, host = '', port, rest] = match;
+  if (userinfo !== undefined) {
+    const origin = `${scheme.toLowerCase()}://${host}${port ? `:${port}` : ''}`;
+    throw new ValueProblem(`'${origin}' must not carry credentials in the URL; use client certificates`);
+  }
+  const protocol = scheme.toLowerCase();
+  if (protocol !== 'http' && protocol !== 'https') {
+    throw new ValueProblem(`'${shown}' has scheme ${protocol}; use http:// or https://`);
+  }
+  if (host === '' || host === '[]') throw new ValueProblem(`'${shown}' has no host`);
+  if (port === undefined || port === '') {
+    throw new ValueProblem(`'${shown}' has no port (etcd serves clients on 2379 by default: ${protocol}://${host}:2379)`);
+  }
+  if (Number(port) < 1 || Number(port) > 65535) throw new ValueProblem(`'${shown}' has port ${port}, out of range (1 to 65535)`);
+  if (rest !== undefined && rest !== '/') {
+    throw new ValueProblem(`'${shown}' must be scheme://host:port, without path or query`);
+  }
   try {
-    url = new URL(item);
+    new URL(item);
   } catch {
-    throw new ValueProblem(`'${item}' is not a URL`);
+    throw new ValueProblem(`'${shown}' is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ValueProblem(`'${item}' has scheme ${url.protocol.slice(0, -1)}; use http:// or https://`);
-  }
-  if (url.port === '') {
-    throw new ValueProblem(`'${item}' has no port (etcd serves clients on 2379 by default: ${url.protocol}//${url.hostname}:2379)`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    // Never echo what may be a password.
-    throw new ValueProblem(`'${url.protocol}//${url.host}' must not carry credentials in the URL; use client certificates`);
-  }
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
-    throw new ValueProblem(`'${item}' must be scheme://host:port, without path or query`);
-  }
-  return `${url.protocol}//${url.host}`;
+  return `${protocol}://${host.toLowerCase()}:${Number(port)}`;
 }

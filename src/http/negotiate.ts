@@ -3,11 +3,11 @@ function qualityOf(accept: string, type: string): number {
   let best = -1;
   let bestSpecificity = -1;
   for (const part of accept.split(',')) {
-    const [range = '', ...params] = part.trim().toLowerCase().split(';');
+    const [range = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
     const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : -1;
     if (specificity < 0 || specificity < bestSpecificity) continue;
     const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    best = q === undefined ? 1 : Number(q);
+    best = q === undefined ? 1 : Math.min(1, Number(q));
     bestSpecificity = specificity;
   }
   return best;

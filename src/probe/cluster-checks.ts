@@ -13,6 +13,23 @@ export function judgeReachability(view: ClusterView): Reason[] {
   return [reason('NO_MEMBER_REACHABLE', `no etcd member answered (${errors.join('; ') || 'no endpoint to probe'})`)];
 }
 
+/**
+ * MEMBER_UNREACHABLE for a probed endpoint that failed and stands for no known member (a load balancer
+ * or an alias of a member, say): nobody else would mention it.
+ */
+export function judgeStrayEndpoints(view: ClusterView): Reason[] {
+  const anyAnswered = view.endpoints.some((e) => e.reachable && e.clusterId === view.clusterId);
+  if (!anyAnswered) return [];
+  const memberEndpoints = new Set(view.members.map((m) => m.endpoint));
+  return view.endpoints
+    .filter((e) => !e.reachable && e.memberId === null && e.clusterId === null && !memberEndpoints.has(e.endpoint))
+    .map((e) =>
+      reason('MEMBER_UNREACHABLE', `endpoint ${e.endpoint} (no known member advertises it): ${e.error?.message ?? 'no answer'}`, {
+        endpoint: e.endpoint,
+      }),
+    );
+}
+
 /** CLUSTER_ID_MISMATCH for every endpoint that answers for another cluster. */
 export function judgeClusterIds(view: ClusterView): Reason[] {
   return view.foreign.map((e) =>

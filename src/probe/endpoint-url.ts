@@ -17,7 +17,8 @@ function isLoopback(url: string): boolean {
   }
 }
 
-/** The client URL to probe a member by: its first non-loopback URL, else its first. */
+/** The client URL to probe a member by: its first non-loopback http(s) URL, else its first http(s) URL. */
 export function preferredClientUrl(clientURLs: readonly string[]): string | null {
-  return clientURLs.find((url) => !isLoopback(url)) ?? clientURLs[0] ?? null;
+  const usable = clientURLs.filter((url) => /^https?:\/\//i.test(url) && URL.canParse(url));
+  return usable.find((url) => !isLoopback(url)) ?? usable[0] ?? null;
 }

@@ -1,5 +1,5 @@
 import type { Policy } from '../config/config.ts';
-import { judgeAlarms, judgeClusterIds, judgeMembership, judgeReachability, judgeVersions } from './cluster-checks.ts';
+import { judgeAlarms, judgeClusterIds, judgeMembership, judgeReachability, judgeStrayEndpoints, judgeVersions } from './cluster-checks.ts';
 import type { ClusterView } from './cluster-view.ts';
 import { judgeLeader } from './leader.ts';
 import { judgeMembers, type Thresholds } from './member-checks.ts';
@@ -44,6 +44,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number): V
   const reasons = [
     ...unreachable,
     ...judgeClusterIds(view),
+    ...judgeStrayEndpoints(view),
     ...quorumReasons,
     ...leaderReasons,
     ...judgeAlarms(view),

@@ -75,26 +75,42 @@ function parseKey(pem: Buffer, file: NamedFile): KeyObject {
   }
 }
 
-/** Reads and checks the TLS files: each readable, PEM, and the key matching the certificate. */
-export function loadTlsMaterial(files: TlsFiles): TlsMaterial {
+function attempt<T>(errors: ConfigError[], read: () => T): T | null {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    errors.push(error);
+    return null;
+  }
+}
+
+/** Reads and checks every TLS file, collecting all problems: each readable, PEM, and the key matching the certificate. */
+export function checkTlsFiles(files: TlsFiles): { material: TlsMaterial; errors: ConfigError[] } {
+  const errors: ConfigError[] = [];
   const caFile = named(files.ca);
   const certFile = named(files.cert);
   const keyFile = named(files.key);
-  if (certFile && !keyFile) throw new ConfigError(files.key.source, `required when ${files.cert.source} is set`);
-  if (keyFile && !certFile) throw new ConfigError(files.cert.source, `required when ${files.key.source} is set`);
-  let ca: Buffer | null = null;
-  if (caFile) {
-    ca = readPem(caFile);
-    parseCertificates(ca, caFile);
+  if (certFile && !keyFile) errors.push(new ConfigError(files.key.source, `required when ${files.cert.source} is set`));
+  if (keyFile && !certFile) errors.push(new ConfigError(files.cert.source, `required when ${files.key.source} is set`));
+  const ca = caFile ? attempt(errors, () => readPem(caFile)) : null;
+  if (ca && caFile) attempt(errors, () => parseCertificates(ca, caFile));
+  const cert = certFile ? attempt(errors, () => readPem(certFile)) : null;
+  const key = keyFile ? attempt(errors, () => readPem(keyFile)) : null;
+  const leaf = cert && certFile ? attempt(errors, () => parseCertificates(cert, certFile)[0]) : null;
+  const privateKey = key && keyFile ? attempt(errors, () => parseKey(key, keyFile)) : null;
+  if (leaf && privateKey && certFile && keyFile && !leaf.checkPrivateKey(privateKey)) {
+    errors.push(new ConfigError(keyFile.source, `${keyFile.path} does not match the certificate in ${certFile.path}`));
   }
-  if (!certFile || !keyFile) return { ca, cert: null, key: null };
-  const cert = readPem(certFile);
-  const key = readPem(keyFile);
-  const [leaf] = parseCertificates(cert, certFile);
-  if (leaf && !leaf.checkPrivateKey(parseKey(key, keyFile))) {
-    throw new ConfigError(keyFile.source, `${keyFile.path} does not match the certificate in ${certFile.path}`);
-  }
-  return { ca, cert, key };
+  const paired = cert !== null && key !== null;
+  return { material: { ca, cert: paired ? cert : null, key: paired ? key : null }, errors };
+}
+
+/** Reads and checks the TLS files; throws the first problem as a ConfigError. */
+export function loadTlsMaterial(files: TlsFiles): TlsMaterial {
+  const { material, errors } = checkTlsFiles(files);
+  if (errors[0]) throw errors[0];
+  return material;
 }
 
 /** Warnings worth logging at start: a client certificate that is expired or not yet valid. */

@@ -40,7 +40,7 @@ afterAll(async () => {
 
 describe('the etcd-probe process', () => {
   it('stops with exit code 78 and one line naming the variable when a certificate path is wrong', async () => {
-    const p = run({ ETCD_PROBE_CERT: '/etc/etcd/x.crt', ETCD_PROBE_KEY: '/etc/etcd/x.key' });
+    const p = run({ ETCD_PROBE_CERT: '/etc/etcd/x.crt', ETCD_PROBE_KEY: cluster.pki!.clientKeyFile });
     expect(await p.exit).toBe(78);
     expect(p.stderr()).toBe('etcd-probe: ETCD_PROBE_CERT: cannot read /etc/etcd/x.crt: no such file\n');
     expect(p.stdout()).toBe('');
@@ -52,8 +52,8 @@ describe('the etcd-probe process', () => {
     expect(p.stderr()).toBe("etcd-probe: --timeout: '5' is not a duration (write it with a unit, e.g. 5s or 500ms)\n");
   });
 
-  it('prints --help and exits 0', async () => {
-    const p = run({}, ['--help']);
+  it('prints --help and exits 0, even beside a bad setting', async () => {
+    const p = run({ ETCD_PROBE_TIMEOUT: 'abc' }, ['--help']);
     expect(await p.exit).toBe(0);
     expect(p.stdout()).toMatch(/--endpoints\s+ETCD_PROBE_ENDPOINTS/);
   });

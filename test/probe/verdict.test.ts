@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildClusterView } from '../../src/probe/cluster-view.ts';
 import type { RoundObservations } from '../../src/probe/observations.ts';
-import type { ReasonCode } from '../../src/probe/reason-catalogue.ts';
+import { REASONS, type ReasonCode } from '../../src/probe/reason-catalogue.ts';
 import { httpStatusFor, judge, type HealthStatus, type Verdict } from '../../src/probe/verdict.ts';
 import { listed, round, three, type FakeMember } from './observation-builders.ts';
 
@@ -218,6 +218,13 @@ const ROWS: Row[] = [
     quorum: { voting: 5, required: 3, healthyVoting: 3, faultTolerance: 0 },
   },
   {
+    name: 'a configured endpoint that stands for no member fails (a dead load balancer)',
+    observations: round(three(), { deadEndpoints: ['https://etcd-lb:2379'] }),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE'],
+    quorum: { healthyVoting: 3, faultTolerance: 1 },
+  },
+  {
     name: 'members answer but none lists the membership',
     observations: round(three({ a: { memberListFails: true }, b: { memberListFails: true }, c: { memberListFails: true } })),
     status: 'degraded',
@@ -226,6 +233,11 @@ const ROWS: Row[] = [
 ];
 
 describe('judge: the verdict table', () => {
+  it('covers every reason of the catalogue', () => {
+    const seen = new Set(ROWS.flatMap((row) => row.reasons));
+    expect([...seen].sort()).toEqual(Object.keys(REASONS).sort());
+  });
+
   it.each(ROWS)('$name → $status', (row) => {
     const v = verdictOf(row.observations);
     expect(v.status).toBe(row.status);

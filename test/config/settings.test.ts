@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { SETTINGS } from '../../src/config/settings.ts';
+
+describe('SETTINGS', () => {
+  it('has one setting per Config field', () => {
+    const result = resolveConfig({ env: {}, argv: [], now: new Date() });
+    if (!result.ok) throw new Error('the defaults must resolve');
+    expect(SETTINGS.map((s) => s.key).sort()).toEqual(Object.keys(result.config).sort());
+  });
+
+  it.each(SETTINGS.map((s) => [s.flag, s]))('names the variable of --%s after the flag', (_flag, s) => {
+    expect(s.flag).toMatch(/^[a-z][a-z0-9-]*$/);
+    expect(s.env).toBe(`ETCD_PROBE_${s.flag.toUpperCase().replaceAll('-', '_')}`);
+  });
+
+  it('uses each variable, flag and key once', () => {
+    for (const field of ['env', 'flag', 'key'] as const) {
+      const values = SETTINGS.map((s) => s[field]);
+      expect(new Set(values).size).toBe(values.length);
+    }
+  });
+
+  it('has a default that its own parser accepts, or none', () => {
+    for (const s of SETTINGS) {
+      if (s.fallback !== null) expect(() => s.parse(s.fallback as string)).not.toThrow();
+    }
+    expect(SETTINGS.filter((s) => s.fallback === null).map((s) => s.key)).toEqual(['caFile', 'certFile', 'keyFile']);
+  });
+
+  it('bounds the durations as its help says', () => {
+    const ttl = SETTINGS.find((s) => s.key === 'cacheTtlMs');
+    const timeout = SETTINGS.find((s) => s.key === 'timeoutMs');
+    expect(ttl?.parse('0s')).toBe(0);
+    expect(ttl?.parse('1h')).toBe(3_600_000);
+    expect(() => ttl?.parse('61m')).toThrow('61m is out of range (0s to 1h)');
+    expect(timeout?.parse('10ms')).toBe(10);
+    expect(() => timeout?.parse('9ms')).toThrow('9ms is out of range (10ms to 60s)');
+  });
+});

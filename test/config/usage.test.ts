@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/config/settings.ts';
+import { usage } from '../../src/config/usage.ts';
+
+describe('usage', () => {
+  const lines = usage().split('\n');
+
+  it.each(SETTINGS.map((s) => [s.flag, s]))('lists --%s with its variable, its help and its default on one line', (_flag, s) => {
+    const line = lines.find((l) => l.trimStart().startsWith(`--${s.flag} `));
+    expect(line).toBeDefined();
+    expect(line).toContain(` ${s.env} `);
+    expect(line).toContain(s.help);
+    if (s.fallback === null) expect(line).not.toContain('(default ');
+    else expect(line).toContain(`(default ${s.fallback})`);
+  });
+
+  it('has one row per setting, in the settings order', () => {
+    const rows = lines.filter((l) => /^ {2}--[a-z-]+ /.test(l));
+    expect(rows.map((l) => l.trim().split(/\s+/)[0])).toEqual(SETTINGS.map((s) => `--${s.flag}`));
+  });
+
+  it('shows the defaults a user would write', () => {
+    expect(usage()).toContain('(default http://127.0.0.1:2379)');
+    expect(usage()).toContain('(default 2GiB)');
+  });
+
+  it('names --help, the precedence of flags, and the exit codes', () => {
+    expect(lines[0]).toBe('Usage: etcd-probe [flags]');
+    expect(lines.some((l) => /^ {2}-h, --help\s+show this help$/.test(l))).toBe(true);
+    expect(usage()).toContain('a flag wins over the variable');
+    expect(usage()).toContain('78 on a configuration error');
+  });
+});
