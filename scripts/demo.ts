@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { EtcdCluster } from '../test/fixtures/etcd-cluster.ts';
+import { startFlags } from './start-flags.ts';
 
 const listen = process.env.ETCD_PROBE_LISTEN ?? '127.0.0.1:8080';
 const base = `http://${listen.replace(/^0\.0\.0\.0:|^:/, '127.0.0.1:')}`;
@@ -18,7 +19,7 @@ const env = {
   ETCD_PROBE_KEY: pki.clientKeyFile,
   ETCD_PROBE_LISTEN: listen,
 };
-const service = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], { env, stdio: 'inherit' });
+const service = spawn(process.execPath, [...startFlags(), fileURLToPath(new URL('../dist/main.js', import.meta.url))], { env, stdio: 'inherit' });
 
 let stopping = false;
 async function stop(code: number): Promise<never> {

@@ -71,7 +71,10 @@ export function buildApp(options: AppOptions): App {
 
   const server: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    logController: new QuietLogController(),
+    logController: new QuietLogController(logger),
+    // One logger for all requests instead of a pino child per request (a cost on every health poll);
+    // the request log lines carry reqId themselves.
+    childLoggerFactory: (parent) => parent,
     // The API takes no bodies; anything larger than a small header-only request is refused.
     bodyLimit: 1024,
     requestTimeout: 30_000,
@@ -90,9 +93,10 @@ export function buildApp(options: AppOptions): App {
   serviceProbeRoutes(server, deps);
   openapiRoute(server);
   // Once shutdown has begun, answers close their connection: an idle keep-alive socket would otherwise
-  // hold server.close() open until the client's keep-alive timeout.
-  server.addHook('onSend', async (_request, reply) => {
+  // hold server.close() open until the client's keep-alive timeout. (A callback hook: no promise per request.)
+  server.addHook('onRequest', (_request, reply, done) => {
     if (!lifecycle.ready) reply.header('connection', 'close');
+    done();
   });
   server.addHook('onClose', async () => {
     lifecycle.beginShutdown();

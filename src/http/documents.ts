@@ -14,7 +14,7 @@ export interface Freshness {
 /** Freshness fields for a cache read, as seen at `now`. */
 export function freshness(read: CacheRead<Snapshot>, now: number): Freshness {
   return {
-    checkedAt: new Date(read.value.checkedAt).toISOString(),
+    checkedAt: read.value.checkedAtIso,
     ageSeconds: Math.max(0, Math.round((now - read.completedAt) / 10) / 100),
     cached: read.cache === 'hit',
   };

@@ -76,8 +76,16 @@ export class ProbeMetrics {
     }
   }
 
-  /** Counts a request served from the cache. */
+  readonly #requestCounters = new Map<string, { inc(): void }>();
+
+  /** Counts a request served from the cache (label children are kept: this runs on every poll). */
   countRequest(route: string, cache: CacheOutcome): void {
-    this.#requests.inc({ route, cache });
+    const key = `${route} ${cache}`;
+    let counter = this.#requestCounters.get(key);
+    if (!counter) {
+      counter = this.#requests.labels({ route, cache });
+      this.#requestCounters.set(key, counter);
+    }
+    counter.inc();
   }
 }

@@ -72,6 +72,7 @@ export class Prober {
       sequence: ++this.#sequence,
       mode: this.#options.source.mode,
       checkedAt,
+      checkedAtIso: new Date(checkedAt).toISOString(),
       durationMs: Math.round(observations.durationMs * 100) / 100,
       observations,
       view,

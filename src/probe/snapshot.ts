@@ -10,6 +10,8 @@ export interface Snapshot {
   readonly mode: string;
   /** Epoch ms when the round finished. */
   readonly checkedAt: number;
+  /** checkedAt as RFC 3339, rendered once per round rather than once per request. */
+  readonly checkedAtIso: string;
   readonly durationMs: number;
   readonly observations: RoundObservations;
   readonly view: ClusterView;

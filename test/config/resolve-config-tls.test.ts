@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig, type ConfigInput, type ConfigResult } from '../../src/config/resolve-config.ts';
+import type { ConfigInput, ConfigResult } from '../../src/config/resolve-config.ts';
+import { errorsOf, ok, resolve as resolveWith } from './resolve-helpers.ts';
 import { issue, makeCa, writeTestPki, type PkiFiles } from '../fixtures/certs.ts';
 
 // The test PKI is valid around the real time; the expired and future certificates around this instant.
@@ -51,19 +52,7 @@ afterAll(() => {
 });
 
 function resolve(env: ConfigInput['env'] = {}, argv: readonly string[] = [], now = NOW): ConfigResult {
-  return resolveConfig({ env, argv, now });
-}
-
-type Resolved = Extract<ConfigResult, { ok: true }>;
-
-function ok(result: ConfigResult): Resolved {
-  if (!result.ok) throw new Error(`expected a config, got errors: ${result.errors.map((e) => e.message).join('; ')}`);
-  return result;
-}
-
-function errorsOf(result: ConfigResult): string[] {
-  if (result.ok) throw new Error('expected errors, got a config');
-  return result.errors.map((e) => e.message);
+  return resolveWith(env, argv, now);
 }
 
 describe('resolveConfig: TLS files', () => {

@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.ts';
-import { resolveConfig, sourceOf, type ConfigInput, type ConfigResult } from '../../src/config/resolve-config.ts';
+import { sourceOf, type ConfigInput, type ConfigResult } from '../../src/config/resolve-config.ts';
+import { errorsOf, ok, resolve as resolveWith } from './resolve-helpers.ts';
 
 const NOW = new Date();
 
 function resolve(env: ConfigInput['env'] = {}, argv: readonly string[] = [], now = NOW): ConfigResult {
-  return resolveConfig({ env, argv, now });
-}
-
-type Resolved = Extract<ConfigResult, { ok: true }>;
-
-function ok(result: ConfigResult): Resolved {
-  if (!result.ok) throw new Error(`expected a config, got errors: ${result.errors.map((e) => e.message).join('; ')}`);
-  return result;
-}
-
-function errorsOf(result: ConfigResult): string[] {
-  if (result.ok) throw new Error('expected errors, got a config');
-  return result.errors.map((e) => e.message);
+  return resolveWith(env, argv, now);
 }
 
 describe('resolveConfig: defaults', () => {

@@ -1,0 +1,66 @@
+import { fileURLToPath } from 'node:url';
+import { startFlags } from '../start-flags.ts';
+import { NodeChild } from './child-process.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const READY_TIMEOUT_MS = 20_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A server child and the base URL it answers on. */
+export interface ServerChild {
+  readonly child: NodeChild;
+  readonly url: string;
+}
+
+async function waitFor<T>(what: string, child: NodeChild, attempt: () => Promise<T | null>): Promise<T> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (!child.running) throw new Error(`${child.name} exited before ${what}; its output:\n${child.output}`);
+    const value = await attempt().catch(() => null);
+    if (value !== null) return value;
+    await sleep(50);
+  }
+  throw new Error(`${child.name}: no ${what} within ${READY_TIMEOUT_MS} ms; its output:\n${child.output}`);
+}
+
+/** Starts the service as `npm start` does (its Node flags included) with the given ETCD_PROBE_* settings, and waits until /livez answers. */
+export async function startService(name: string, port: number, env: Record<string, string>): Promise<ServerChild> {
+  const child = new NodeChild(name, [...startFlags(), `${ROOT}dist/main.js`], {
+    ETCD_PROBE_LISTEN: `127.0.0.1:${port}`,
+    ETCD_PROBE_LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('/livez', child, async () => {
+    const response = await fetch(`${url}/livez`, { signal: AbortSignal.timeout(1000) });
+    await response.arrayBuffer();
+    return response.ok ? true : null;
+  });
+  return { child, url };
+}
+
+/** Starts the bare Fastify comparison server serving the JSON in bodyFile, and waits for its port. */
+export async function startBare(bodyFile: string): Promise<ServerChild> {
+  const child = new NodeChild(
+    'bare-server',
+    ['--experimental-strip-types', '--no-warnings=ExperimentalWarning', `${ROOT}scripts/bench/bare-server.ts`],
+    { BARE_BODY_FILE: bodyFile },
+  );
+  const port = await waitFor('port', child, async () => {
+    const match = /\{"port":(\d+)\}/.exec(child.output);
+    return match ? Number(match[1]) : null;
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+/** Waits until GET url answers 200 (e.g. the service's first healthy verdict), and returns the body. */
+export async function waitForOk(server: ServerChild, path: string): Promise<string> {
+  return waitFor(`200 on ${path}`, server.child, async () => {
+    const response = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(5000) });
+    const body = await response.text();
+    return response.status === 200 ? body : null;
+  });
+}
