@@ -92,11 +92,12 @@ export function buildApp(options: AppOptions): App {
   metricsRoute(server, deps);
   serviceProbeRoutes(server, deps);
   openapiRoute(server);
-  // Once shutdown has begun, answers close their connection: an idle keep-alive socket would otherwise
-  // hold server.close() open until the client's keep-alive timeout. (A callback hook: no promise per request.)
-  server.addHook('onRequest', (_request, reply, done) => {
+  // Once shutdown has begun, answers close their connection, including those of requests that arrived
+  // before: an idle keep-alive socket would otherwise hold server.close() open until the client's
+  // keep-alive timeout. (A callback hook: no promise per request.)
+  server.addHook('onSend', (_request, reply, payload, done) => {
     if (!lifecycle.ready) reply.header('connection', 'close');
-    done();
+    done(null, payload);
   });
   server.addHook('onClose', async () => {
     lifecycle.beginShutdown();
