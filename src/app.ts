@@ -78,7 +78,10 @@ export function buildApp(options: AppOptions): App {
     // The API takes no bodies; anything larger than a small header-only request is refused.
     bodyLimit: 1024,
     requestTimeout: 30_000,
-    return503OnClosing: true,
+    // While closing, a request on a kept-alive connection is still answered truthfully (and told to
+    // close): a blanket 503 from /healthz/etcd would tell a load balancer that etcd failed. /readyz
+    // says that the service is going away.
+    return503OnClosing: false,
   });
   const routes: string[] = [];
   server.addHook('onRoute', (route) => {
