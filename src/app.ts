@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
 import type { MemberSource } from './discovery/member-source.ts';
-import { StaticSource } from './discovery/static-source.ts';
+import { createSource } from './discovery/create-source.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import type { RouteDeps } from './http/route-deps.ts';
@@ -30,7 +30,7 @@ export interface AppOptions {
   readonly logger: Logger;
   /** Epoch milliseconds; defaults to Date.now. */
   readonly now?: () => number;
-  /** Where the members are and how to reach them; defaults to static endpoints from config. */
+  /** Where the members are and how to reach them; defaults to the source the config selects. */
   readonly source?: MemberSource;
   readonly lifecycle?: Lifecycle;
 }
@@ -51,10 +51,9 @@ export function buildApp(options: AppOptions): App {
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const lifecycle = options.lifecycle ?? new Lifecycle();
-  const source =
-    options.source ??
-    new StaticSource({ endpoints: config.endpoints, discover: config.discover, tls: options.tls, timeoutMs: config.timeoutMs });
-  const prober = new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap }, now });
+  const source = options.source ?? createSource({ config, tls: options.tls, now });
+  const thresholds = { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap, nodeGraceMs: config.nodeGraceMs };
+  const prober = new Prober({ source, thresholds, now });
   const metrics = new ProbeMetrics();
   const logVerdict = createVerdictLogger(logger);
   const cache = new RoundCache<Snapshot>({

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
+import { ConfigError } from './config/config-error.ts';
 import { resolveConfig } from './config/resolve-config.ts';
 import { usage } from './config/usage.ts';
 import { createLogger } from './log/logger.ts';
@@ -34,7 +35,14 @@ async function main(): Promise<void> {
   routeProcessWarnings(logger);
   for (const warning of result.warnings) logger.warn(warning);
 
-  const app = buildApp({ config, tls, logger });
+  let app: ReturnType<typeof buildApp>;
+  try {
+    app = buildApp({ config, tls, logger });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`etcd-probe: ${error.message}\n`);
+    process.exit(EXIT_CONFIG);
+  }
   try {
     await app.server.listen({ host: config.listen.host, port: config.listen.port });
   } catch (error) {
@@ -42,7 +50,7 @@ async function main(): Promise<void> {
     process.stderr.write(`etcd-probe: ${source}: cannot listen on ${config.listen.host}:${config.listen.port}: ${(error as Error).message}\n`);
     process.exit(EXIT_CONFIG);
   }
-  logger.info({ endpoints: config.endpoints, policy: config.policy, cacheTtlMs: config.cacheTtlMs, timeoutMs: config.timeoutMs, discover: config.discover, caFile: config.caFile, certFile: config.certFile }, 'etcd-probe listening');
+  logger.info({ mode: config.mode, endpoints: config.mode === 'static' ? config.endpoints : undefined, kubeconfig: config.kubeconfig, capiCluster: config.capiCluster, policy: config.policy, cacheTtlMs: config.cacheTtlMs, timeoutMs: config.timeoutMs, discover: config.discover, caFile: config.caFile, certFile: config.certFile }, 'etcd-probe listening');
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -16,6 +16,24 @@ export interface ListenAddress {
   readonly port: number;
 }
 
+/** How members are found: static endpoints, a workload cluster's API, or a Cluster API Cluster. */
+export type Mode = 'static' | 'kubeconfig' | 'capi';
+
+/** How a Kubernetes mode reaches members: the API server's port-forward, or the node's address. */
+export type Connect = 'port-forward' | 'direct';
+
+/** The connect choices accepted by ETCD_PROBE_CONNECT. */
+export const CONNECTS: readonly Connect[] = ['port-forward', 'direct'];
+
+/** A namespaced Kubernetes object. */
+export interface ObjectRef {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** Where a kubeconfig comes from: a file, or the pod's own service account. */
+export type KubeconfigRef = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'in-cluster' };
+
 /** The resolved configuration: every field set, validated and frozen. */
 export interface Config {
   /** etcd client URLs to probe, as given (deduplicated, in order). */
@@ -39,4 +57,20 @@ export interface Config {
   /** How many raft entries a follower may trail the leader before MEMBER_BEHIND. */
   readonly maxRaftGap: number;
   readonly logLevel: LogLevel;
+  /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static. */
+  readonly mode: Mode;
+  /** The workload cluster's kubeconfig (kubeconfig mode). */
+  readonly kubeconfig: KubeconfigRef | null;
+  /** Label selector of the control-plane nodes (the legacy master label is accepted beside the default). */
+  readonly nodeSelector: string;
+  /** null: port-forward, except direct when the kubeconfig is in-cluster. Always port-forward in capi mode. */
+  readonly connect: Connect | null;
+  /** A Secret with etcd's client TLS (ca.crt, tls.crt, tls.key) in the workload cluster. */
+  readonly tlsSecret: ObjectRef | null;
+  /** The Cluster API Cluster to probe (capi mode). */
+  readonly capiCluster: ObjectRef | null;
+  /** The management cluster's kubeconfig; null: in-cluster. */
+  readonly managementKubeconfig: KubeconfigRef | null;
+  /** How old a control-plane node must be before it is NODE_WITHOUT_MEMBER. */
+  readonly nodeGraceMs: number;
 }

@@ -1,6 +1,7 @@
 import { ConfigError, ValueProblem } from './config-error.ts';
 import type { Config } from './config.ts';
-import { SETTINGS, type Setting } from './settings.ts';
+import { modeConflicts, modeOf } from './mode-rules.ts';
+import { SETTINGS, type Setting, type SettingKey } from './settings.ts';
 import { unknownVariables } from './unknown-variables.ts';
 import { certificateWarnings, checkTlsFiles, type TlsFiles, type TlsMaterial } from '../tls/tls-files.ts';
 
@@ -18,7 +19,7 @@ export type ConfigResult =
       readonly ok: true;
       readonly config: Config;
       /** The variable or flag each non-default value came from, e.g. `{certFile: '--cert'}`. */
-      readonly sources: Readonly<Partial<Record<keyof Config, string>>>;
+      readonly sources: Readonly<Partial<Record<SettingKey, string>>>;
       /** The TLS files with the setting that names each, for re-reading them later. */
       readonly tlsFiles: TlsFiles;
       /** The TLS material as read and checked now; kept out of Config so that Config can be logged. */
@@ -97,7 +98,7 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
   const unknown = unknownVariables(input.env);
   errors.push(...unknown.errors);
   const values: Record<string, unknown> = {};
-  const sources: Partial<Record<keyof Config, string>> = {};
+  const sources: Partial<Record<SettingKey, string>> = {};
   for (const s of SETTINGS) {
     const raw = pick(s, flags, input.env);
     if (raw === null) {
@@ -120,21 +121,23 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
   // The files are checked even when other settings are bad, so that one run reports every problem.
   const { material: tls, errors: tlsErrors } = checkTlsFiles(tlsFiles);
   errors.push(...tlsErrors);
+  if (errors.length === 0) errors.push(...modeConflicts(values as unknown as Omit<Config, 'mode'>, sources));
   if (errors.length > 0) return { ok: false, errors, help };
-  const parsed = values as unknown as Config;
+  const parsed = values as unknown as Omit<Config, 'mode'>;
   const config: Config = Object.freeze({
     ...parsed,
+    mode: modeOf(parsed),
     endpoints: Object.freeze([...parsed.endpoints]),
     listen: Object.freeze({ ...parsed.listen }),
   });
   const warnings = [...unknown.warnings, ...certificateWarnings(tls, input.now)];
-  if ((tls.ca || tls.cert) && config.endpoints.every((e) => e.startsWith('http:'))) {
+  if (config.mode === 'static' && (tls.ca || tls.cert) && config.endpoints.every((e) => e.startsWith('http:'))) {
     warnings.push(`TLS files are set but every endpoint in ${sourceOf('endpoints', sources)} is http://, so they are not used`);
   }
   return { ok: true, config, sources, tlsFiles, tls, warnings, help };
 }
 
 /** The name of a setting as the user gave it (flag or variable), or its variable when it was defaulted. */
-export function sourceOf(key: keyof Config, sources: Partial<Record<keyof Config, string>>): string {
+export function sourceOf(key: SettingKey, sources: Partial<Record<SettingKey, string>>): string {
   return sources[key] ?? (SETTINGS.find((s) => s.key === key) as Setting).env;
 }

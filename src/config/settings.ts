@@ -1,16 +1,22 @@
-import { LOG_LEVELS, POLICIES, type Config } from './config.ts';
+import { CONNECTS, LOG_LEVELS, POLICIES, type Config } from './config.ts';
 import {
   parseBoolean,
   parseBytes,
   parseDuration,
   parseEndpoints,
   parseInteger,
+  parseKubeconfigRef,
+  parseLabelSelector,
   parseListen,
+  parseObjectRef,
   parseOneOf,
 } from './value-parsers.ts';
 
+/** The settings a user sets; `mode` is derived from them. */
+export type SettingKey = Exclude<keyof Config, 'mode'>;
+
 /** One setting: its environment variable, its flag, its default and how its text is decoded. */
-export interface Setting<K extends keyof Config = keyof Config> {
+export interface Setting<K extends SettingKey = SettingKey> {
   readonly key: K;
   readonly env: string;
   readonly flag: string;
@@ -20,7 +26,7 @@ export interface Setting<K extends keyof Config = keyof Config> {
   readonly parse: (raw: string) => Config[K];
 }
 
-function setting<K extends keyof Config>(spec: Setting<K>): Setting<K> {
+function setting<K extends SettingKey>(spec: Setting<K>): Setting<K> {
   return spec;
 }
 
@@ -123,5 +129,61 @@ export const SETTINGS: readonly Setting[] = [
     fallback: 'info',
     help: `log level: ${LOG_LEVELS.join(', ')}`,
     parse: (raw) => parseOneOf(raw, LOG_LEVELS),
+  }),
+  setting({
+    key: 'kubeconfig',
+    env: 'ETCD_PROBE_KUBECONFIG',
+    flag: 'kubeconfig',
+    fallback: null,
+    help: "workload cluster's kubeconfig file, or in-cluster: find etcd through its control-plane nodes and etcd pods",
+    parse: parseKubeconfigRef,
+  }),
+  setting({
+    key: 'nodeSelector',
+    env: 'ETCD_PROBE_NODE_SELECTOR',
+    flag: 'node-selector',
+    fallback: 'node-role.kubernetes.io/control-plane',
+    help: 'label selector of the control-plane nodes (the default also matches node-role.kubernetes.io/master)',
+    parse: parseLabelSelector,
+  }),
+  setting({
+    key: 'connect',
+    env: 'ETCD_PROBE_CONNECT',
+    flag: 'connect',
+    fallback: null,
+    help: "how to reach members in kubeconfig mode: port-forward (through the API server) or direct (node InternalIP:2379); default direct in-cluster, else port-forward",
+    parse: (raw) => parseOneOf(raw, CONNECTS),
+  }),
+  setting({
+    key: 'tlsSecret',
+    env: 'ETCD_PROBE_TLS_SECRET',
+    flag: 'tls-secret',
+    fallback: null,
+    help: "namespace/name of a Secret in the workload cluster holding etcd client TLS (ca.crt, tls.crt, tls.key)",
+    parse: parseObjectRef,
+  }),
+  setting({
+    key: 'capiCluster',
+    env: 'ETCD_PROBE_CAPI_CLUSTER',
+    flag: 'capi-cluster',
+    fallback: null,
+    help: 'namespace/name of a Cluster API Cluster: reach its etcd the way KubeadmControlPlane does',
+    parse: parseObjectRef,
+  }),
+  setting({
+    key: 'managementKubeconfig',
+    env: 'ETCD_PROBE_MANAGEMENT_KUBECONFIG',
+    flag: 'management-kubeconfig',
+    fallback: null,
+    help: "Cluster API mode: the management cluster's kubeconfig file (default: in-cluster)",
+    parse: parseKubeconfigRef,
+  }),
+  setting({
+    key: 'nodeGraceMs',
+    env: 'ETCD_PROBE_NODE_GRACE',
+    flag: 'node-grace',
+    fallback: '2m',
+    help: 'how old a control-plane node must be before lacking an etcd member counts (NODE_WITHOUT_MEMBER)',
+    parse: (raw) => parseDuration(raw, 0, 24 * 3_600_000),
   }),
 ];

@@ -1,3 +1,5 @@
+import { accessSync, constants } from 'node:fs';
+import type { KubeconfigRef, ObjectRef } from './config.ts';
 import { ValueProblem } from './config-error.ts';
 import type { ListenAddress } from './config.ts';
 
@@ -140,4 +142,40 @@ function parseEndpoint(item: string): string {
     throw new ValueProblem(`'${shown}' is not a URL`);
   }
   return `${protocol}://${host.toLowerCase()}:${Number(port)}`;
+}
+
+// RFC 1123 labels and subdomains, as Kubernetes names namespaces and objects.
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/** Parses `namespace/name` of a Kubernetes object. */
+export function parseObjectRef(raw: string): ObjectRef {
+  const parts = raw.trim().split('/');
+  if (parts.length !== 2) throw new ValueProblem(`'${raw}' is not namespace/name`);
+  const [namespace = '', name = ''] = parts;
+  if (!DNS_LABEL.test(namespace)) throw new ValueProblem(`'${namespace}' is not a valid namespace (lowercase letters, digits and '-')`);
+  if (!DNS_SUBDOMAIN.test(name)) throw new ValueProblem(`'${name}' is not a valid object name (lowercase letters, digits, '-' and '.')`);
+  return { namespace, name };
+}
+
+/** Parses a kubeconfig reference: `in-cluster`, or the path of a kubeconfig file (which must be readable). */
+export function parseKubeconfigRef(raw: string): KubeconfigRef {
+  const value = raw.trim();
+  if (value === 'in-cluster') return { kind: 'in-cluster' };
+  try {
+    accessSync(value, constants.R_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ValueProblem(`cannot read ${value}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code}`);
+  }
+  return { kind: 'file', path: value };
+}
+
+/** Checks a label selector's syntax loosely: comma-separated `key`, `!key`, `key=value`, `key!=value`. */
+export function parseLabelSelector(raw: string): string {
+  const value = raw.trim();
+  const term = /^!?[A-Za-z0-9][-A-Za-z0-9_./]*(\s*(==?|!=)\s*[-A-Za-z0-9_.]*)?$/;
+  const bad = value.split(',').find((t) => !term.test(t.trim()));
+  if (value === '' || bad !== undefined) throw new ValueProblem(`'${raw}' is not a label selector (e.g. node-role.kubernetes.io/control-plane)`);
+  return value;
 }

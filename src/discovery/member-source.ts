@@ -1,5 +1,5 @@
 import type { MemberClient } from '../probe/member-client.ts';
-import type { ListedMember } from '../probe/observations.ts';
+import type { KubeFacts, ListedMember } from '../probe/observations.ts';
 import type { ProbeTarget } from '../probe/probe-target.ts';
 
 /**
@@ -9,6 +9,11 @@ import type { ProbeTarget } from '../probe/probe-target.ts';
 export interface MemberSource {
   /** Names the mode in reports, e.g. `static`. */
   readonly mode: string;
+  /**
+   * Refreshes discovery for a round (called once per round, in parallel with probing the targets known
+   * before it); a Kubernetes mode answers what it learnt, static mode has nothing to refresh.
+   */
+  refresh?(): Promise<KubeFacts>;
   /** The targets to probe, given the members listed so far (empty before the first member list). */
   targets(listed: readonly ListedMember[]): Promise<readonly ProbeTarget[]>;
   /** Opens a client for a target; the probe's pool owns it and closes it. */

@@ -4,7 +4,7 @@ import {
   GRPCDeadlineExceededError,
   GRPCUnauthenticatedError,
 } from 'etcd3';
-import type { ProbeError, ProbeErrorCode } from '../probe/outcome.ts';
+import { probeError, type ProbeError, type ProbeErrorCode } from '../probe/outcome.ts';
 
 interface Rule {
   readonly test: RegExp;
@@ -67,21 +67,21 @@ function detailOf(message: string): string {
 /** Turns an etcd3 / gRPC error into a ProbeError whose message says what failed and what to check. */
 export function describeError(error: unknown, endpoint: string, timeoutMs: number): ProbeError {
   if (error instanceof GRPCDeadlineExceededError) {
-    return { code: 'TIMEOUT', message: `no answer from ${endpoint} within ${timeoutMs}ms` };
+    return probeError('TIMEOUT', `no answer from ${endpoint} within ${timeoutMs}ms`);
   }
   if (error instanceof EtcdPermissionDeniedError) {
-    return { code: 'PERMISSION_DENIED', message: 'etcd denied the call (RBAC: the client certificate\'s user lacks a role for it)' };
+    return probeError('PERMISSION_DENIED', 'etcd denied the call (RBAC: the client certificate\'s user lacks a role for it)');
   }
   if (error instanceof GRPCUnauthenticatedError || error instanceof EtcdInvalidAuthTokenError) {
-    return { code: 'UNAUTHENTICATED', message: 'etcd did not accept the client\'s identity' };
+    return probeError('UNAUTHENTICATED', 'etcd did not accept the client\'s identity');
   }
   const message = error instanceof Error ? error.message : String(error);
   const detail = detailOf(message);
   for (const rule of RULES) {
-    if (rule.test.test(message)) return { code: rule.code, message: rule.say(endpoint, detail) };
+    if (rule.test.test(message)) return probeError(rule.code, rule.say(endpoint, detail));
   }
   if (/^14 UNAVAILABLE|UNAVAILABLE/.test(message)) {
-    return { code: 'UNAVAILABLE', message: `cannot reach ${endpoint}: ${detail} (is etcd listening there, and does the scheme, http:// or https://, match?)` };
+    return probeError('UNAVAILABLE', `cannot reach ${endpoint}: ${detail} (is etcd listening there, and does the scheme, http:// or https://, match?)`);
   }
-  return { code: 'ETCD_ERROR', message: detail };
+  return probeError('ETCD_ERROR', detail);
 }

@@ -15,6 +15,8 @@ export interface Etcd3ClientOptions {
   readonly channelOptions?: Readonly<Record<string, string | number>>;
   /** The address actually dialled when it differs from the endpoint (a tunnel); defaults to the endpoint. */
   readonly dialAddress?: string;
+  /** Use TLS; defaults to whether the endpoint is https. */
+  readonly secure?: boolean;
 }
 
 const HEALTH_KEY = Buffer.from('health');
@@ -34,7 +36,7 @@ export class Etcd3MemberClient implements MemberClient {
     this.#endpoint = options.endpoint;
     this.#timeoutMs = options.timeoutMs;
     const { ca, cert, key } = options.tls;
-    const secure = options.endpoint.startsWith('https:');
+    const secure = options.secure ?? options.endpoint.startsWith('https:');
     const etcdOptions: IOptions = {
       hosts: [options.dialAddress ?? options.endpoint],
       faultHandling: { host: () => noop, global: noop },

@@ -20,8 +20,14 @@ export function freshness(read: CacheRead<Snapshot>, now: number): Freshness {
   };
 }
 
-function errorDoc(error: ProbeError | null): { code: string; message: string } | null {
-  return error ? { code: error.code, message: error.message } : null;
+function errorDoc(error: ProbeError | null): { code: string; message: string; layer: string } | null {
+  return error ? { code: error.code, message: error.message, layer: error.layer } : null;
+}
+
+/** Which Kubernetes cluster a round probed and how, or null in static mode. */
+function kubeDoc(snapshot: Snapshot) {
+  const kube = snapshot.view.kube;
+  return kube ? { cluster: kube.cluster, transport: kube.transport, apiError: errorDoc(kube.apiError) } : null;
 }
 
 /** The `/healthz/etcd` document. */
@@ -31,6 +37,7 @@ export function healthzDocument(read: CacheRead<Snapshot>, policy: Policy, now: 
     status: verdict.status,
     policy,
     mode,
+    kubernetes: kubeDoc(read.value),
     reasons: verdict.reasons,
     quorum: verdict.quorum,
     leader: verdict.leader,
@@ -43,6 +50,13 @@ export function healthzDocument(read: CacheRead<Snapshot>, policy: Policy, now: 
 /** One member as `/members` lists it and `/members/{idOrName}` returns it. */
 export function memberDocument(m: MemberView, snapshot: Snapshot) {
   const s = m.status;
+  // In the Kubernetes modes each member names its node and etcd pod (null when none matches its name).
+  const kube = snapshot.view.kube
+    ? {
+        node: m.node ? { name: m.node.name, ready: m.node.ready, internalIP: m.node.internalIP, createdAt: new Date(m.node.createdAt).toISOString() } : null,
+        pod: m.pod ? { name: m.pod.name, ready: m.pod.ready } : null,
+      }
+    : {};
   return {
     id: m.id,
     name: m.name,
@@ -67,11 +81,12 @@ export function memberDocument(m: MemberView, snapshot: Snapshot) {
         }
       : null,
     alarms: snapshot.view.alarms.filter((a) => a.memberId === m.id).map((a) => a.alarm),
+    ...kube,
   };
 }
 
 function endpointDocument(e: EndpointView) {
-  return { endpoint: e.endpoint, origin: e.origin, memberId: e.memberId, reachable: e.reachable, error: errorDoc(e.error) };
+  return { endpoint: e.endpoint, origin: e.origin, node: e.node, memberId: e.memberId, reachable: e.reachable, error: errorDoc(e.error) };
 }
 
 /** The `/members` document. */
@@ -79,6 +94,8 @@ export function membersDocument(read: CacheRead<Snapshot>, now: number) {
   const snapshot = read.value;
   return {
     clusterId: snapshot.view.clusterId,
+    mode: snapshot.mode,
+    kubernetes: kubeDoc(snapshot),
     ...freshness(read, now),
     membershipSource: snapshot.view.membershipSource,
     members: snapshot.view.members.map((m) => memberDocument(m, snapshot)),

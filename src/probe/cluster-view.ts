@@ -1,6 +1,7 @@
 import { normalizeEndpoint, preferredClientUrl } from './endpoint-url.ts';
-import type { AlarmEntry, EndpointObservation, ListedMember, MemberStatus, RoundObservations } from './observations.ts';
-import type { ProbeError } from './outcome.ts';
+import type { AlarmEntry, EndpointObservation, KubeFacts, ListedMember, MemberStatus, NodeFacts, PodFacts, RoundObservations } from './observations.ts';
+import type { ProbeTarget } from './probe-target.ts';
+import { probeError, type ProbeError } from './outcome.ts';
 
 /** One member as the round saw it, merged from the member list and the endpoints that answered as it. */
 export interface MemberView {
@@ -23,12 +24,18 @@ export interface MemberView {
   readonly latencyMs: number | null;
   readonly error: ProbeError | null;
   readonly status: MemberStatus | null;
+  /** The Kubernetes node of the same name (kubeadm names members after nodes), in the Kubernetes modes. */
+  readonly node: NodeFacts | null;
+  /** The etcd static pod on that node. */
+  readonly pod: PodFacts | null;
 }
 
 /** One probed endpoint and what answered there. */
 export interface EndpointView {
   readonly endpoint: string;
-  readonly origin: 'configured' | 'discovered';
+  readonly origin: ProbeTarget['origin'];
+  /** The Kubernetes node the endpoint stands for, in the Kubernetes modes. */
+  readonly node: string | null;
   readonly memberId: string | null;
   readonly clusterId: string | null;
   readonly reachable: boolean;
@@ -60,6 +67,8 @@ export interface ClusterView {
   readonly alarmSource: AlarmSource | null;
   /** Why the alarm list could not be used, when it was asked and failed. */
   readonly alarmListError: ProbeError | null;
+  /** What a Kubernetes mode learnt (nodes, pods, API failure); null in static mode. */
+  readonly kube: KubeFacts | null;
 }
 
 function clusterIdOf(o: EndpointObservation): string | null {
@@ -124,6 +133,7 @@ function viewMember(
   isListed: boolean,
   candidates: readonly EndpointObservation[],
   foreign: readonly EndpointObservation[] = [],
+  kube: KubeFacts | null = null,
 ): MemberView {
   const clientUrls = new Set(listed.clientURLs.map(normalizeEndpoint));
   const sorted = [...candidates].sort((a, b) => rank(a, clientUrls) - rank(b, clientUrls));
@@ -136,7 +146,7 @@ function viewMember(
   let error: ProbeError | null = null;
   const impostor = foreign[0];
   if (!reachable && impostor) {
-    error = { code: 'WRONG_CLUSTER', message: `${impostor.target.endpoint} answers for cluster ${clusterIdOf(impostor)}` };
+    error = probeError('WRONG_CLUSTER', `${impostor.target.endpoint} answers for cluster ${clusterIdOf(impostor)}`);
   } else if (primary && !reachable && !primary.status.ok) error = primary.status.error;
   else if (answered && !healthy && !answered.health.ok) error = answered.health.error;
   let latencyMs: number | null = null;
@@ -157,6 +167,8 @@ function viewMember(
     latencyMs: latencyMs === null ? null : Math.round(latencyMs * 100) / 100,
     error,
     status: answered?.status.ok ? answered.status.value : null,
+    node: (listed.name !== '' && kube?.nodes.find((n) => n.name === listed.name)) || null,
+    pod: (listed.name !== '' && kube?.pods.find((p) => p.nodeName === listed.name)) || null,
   };
 }
 
@@ -164,6 +176,7 @@ function viewEndpoint(o: EndpointObservation): EndpointView {
   return {
     endpoint: o.target.endpoint,
     origin: o.target.origin,
+    node: o.target.node ?? null,
     memberId: respondentOf(o),
     clusterId: clusterIdOf(o),
     reachable: o.status.ok,
@@ -198,8 +211,10 @@ export function buildClusterView(observations: RoundObservations): ClusterView {
   const members = membership.members.map((listed) => {
     const urls = new Set(listed.clientURLs.map(normalizeEndpoint));
     const atUrl = (o: EndpointObservation) => urls.has(normalizeEndpoint(o.target.endpoint));
-    const candidates = own.filter((o) => respondentOf(o) === listed.id || (respondentOf(o) === null && atUrl(o)));
-    return viewMember(listed, true, candidates, foreign.filter(atUrl));
+    // A target that failed before saying who it is stands for the member its URL or its node names.
+    const standsFor = (o: EndpointObservation) => atUrl(o) || (listed.name !== '' && o.target.node === listed.name);
+    const candidates = own.filter((o) => respondentOf(o) === listed.id || (respondentOf(o) === null && standsFor(o)));
+    return viewMember(listed, true, candidates, foreign.filter(standsFor), observations.kube);
   });
   // An endpoint answering as a member the membership does not list (or no membership at all).
   const unlisted = new Map<string, EndpointObservation[]>();
@@ -223,5 +238,6 @@ export function buildClusterView(observations: RoundObservations): ClusterView {
       o.memberList.ok ? [{ reporterId: o.memberList.value.memberId, members: o.memberList.value.members }] : [],
     ),
     ...alarmsOf(own),
+    kube: observations.kube,
   };
 }

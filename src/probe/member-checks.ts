@@ -8,6 +8,8 @@ export interface Thresholds {
   readonly quotaBytes: number;
   /** How many raft entries a follower may trail the leader. */
   readonly maxRaftGap: number;
+  /** A control-plane node younger than this may lack its etcd member without NODE_WITHOUT_MEMBER. */
+  readonly nodeGraceMs: number;
 }
 
 /** dbSize at or above this share of the quota is DB_QUOTA_HIGH. */

@@ -1,4 +1,4 @@
-import type { Outcome } from './outcome.ts';
+import type { Outcome, ProbeError } from './outcome.ts';
 import type { ProbeTarget } from './probe-target.ts';
 
 /** The alarms etcd raises. */
@@ -69,4 +69,44 @@ export interface RoundObservations {
   readonly endpoints: readonly EndpointObservation[];
   /** The membership the previous round settled on, used when no member list answers now. */
   readonly previousMembers: readonly ListedMember[] | null;
+  /** What a Kubernetes mode learnt this round; null in static mode. */
+  readonly kube: KubeFacts | null;
+}
+
+/** A control-plane node as the Kubernetes API reports it. */
+export interface NodeFacts {
+  readonly name: string;
+  /** Its Ready condition is True. */
+  readonly ready: boolean;
+  readonly internalIP: string | null;
+  /** Epoch milliseconds of metadata.creationTimestamp. */
+  readonly createdAt: number;
+}
+
+/** An etcd static pod as the Kubernetes API reports it. */
+export interface PodFacts {
+  readonly name: string;
+  readonly namespace: string;
+  readonly nodeName: string | null;
+  /** Its Ready condition is True. */
+  readonly ready: boolean;
+  readonly phase: string;
+  /** kubeadm's `kubeadm.kubernetes.io/etcd.advertise-client-urls` annotation, when present. */
+  readonly advertiseClientUrl: string | null;
+}
+
+/** How a Kubernetes mode reaches members: through the API server's port-forward, or straight to the node. */
+export type Transport = 'port-forward' | 'direct';
+
+/** What a Kubernetes mode learnt about the cluster in one round. */
+export interface KubeFacts {
+  readonly transport: Transport;
+  /** What was probed, for reports: `namespace/name` of a Cluster API Cluster, or the API server's URL. */
+  readonly cluster: string;
+  readonly nodes: readonly NodeFacts[];
+  readonly pods: readonly PodFacts[];
+  /** Nodes and pods are from this round; false when they are the last known ones, kept after a failed list. */
+  readonly fresh: boolean;
+  /** Why the Kubernetes API could not be used this round (layer kube-api), or null. */
+  readonly apiError: ProbeError | null;
 }

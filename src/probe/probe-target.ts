@@ -4,6 +4,8 @@ export interface ProbeTarget {
   readonly key: string;
   /** The URL shown to operators. */
   readonly endpoint: string;
-  /** `configured` by the operator, or `discovered` from a member list. */
-  readonly origin: 'configured' | 'discovered';
+  /** `configured` by the operator, `discovered` from a member list, or found through the `kubernetes` API. */
+  readonly origin: 'configured' | 'discovered' | 'kubernetes';
+  /** The Kubernetes node the target stands for (kubeadm names members after nodes); absent in static mode. */
+  readonly node?: string;
 }

@@ -51,12 +51,18 @@ export class Prober {
     const started = performance.now();
     const previous = this.#previous;
     const previousMembers = previous ? listedOf(previous.view.members) : [];
-    const first = await this.#options.source.targets(previousMembers);
-    const alarmKey = this.#alarmTarget(first, previous);
+    const source = this.#options.source;
+    // Discovery is refreshed while the members it knew are probed, so a round costs one deadline, not two.
+    const refreshing = source.refresh ? source.refresh() : Promise.resolve(null);
+    const first = await source.targets(previousMembers);
+    let alarmKey = this.#alarmTarget(first, previous);
     const observed = await Promise.all(first.map((t) => this.#probe(t, t.key === alarmKey)));
+    const kube = await refreshing;
     const probed = new Set(first.map((t) => t.key));
-    const more = (await this.#options.source.targets(mergeListed(observed))).filter((t) => !probed.has(t.key));
-    observed.push(...(await Promise.all(more.map((t) => this.#probe(t, false)))));
+    const more = (await source.targets(mergeListed(observed))).filter((t) => !probed.has(t.key));
+    // Nobody was asked for the alarm list in the first wave (nothing was known yet): ask in the second.
+    if (alarmKey === null) alarmKey = this.#alarmTarget(more, previous);
+    observed.push(...(await Promise.all(more.map((t) => this.#probe(t, t.key === alarmKey)))));
     for (const t of more) probed.add(t.key);
     this.#pool.retain(probed);
 
@@ -65,12 +71,13 @@ export class Prober {
       durationMs: performance.now() - started,
       endpoints: observed,
       previousMembers: previousMembers.length > 0 ? previousMembers : null,
+      kube,
     };
     const view = buildClusterView(observations);
     const checkedAt = this.#options.now();
     const snapshot: Snapshot = {
       sequence: ++this.#sequence,
-      mode: this.#options.source.mode,
+      mode: source.mode,
       checkedAt,
       checkedAtIso: new Date(checkedAt).toISOString(),
       durationMs: Math.round(observations.durationMs * 100) / 100,

@@ -21,7 +21,12 @@ export type ReasonCode =
   | 'MEMBER_BEHIND'
   | 'LEARNER_PRESENT'
   | 'VERSION_SKEW'
-  | 'DB_FRAGMENTED';
+  | 'DB_FRAGMENTED'
+  | 'KUBE_API_UNREACHABLE'
+  | 'KUBE_API_REFUSED'
+  | 'MEMBER_WITHOUT_NODE'
+  | 'NODE_WITHOUT_MEMBER'
+  | 'ETCD_POD_NOT_READY';
 
 /** A reason's fixed parts: its weight and what an operator does next. */
 export interface ReasonEntry {
@@ -106,5 +111,26 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   DB_FRAGMENTED: {
     severity: 'info',
     hint: 'Defragment the member to return the free pages to the filesystem (etcdctl defrag --endpoints <its URL>), one member at a time.',
+  },
+  KUBE_API_UNREACHABLE: {
+    // Unhealthy through a port-forward (no path to etcd at all); the verdict lowers it to degraded in direct mode.
+    severity: 'unhealthy',
+    hint: "Check the workload cluster's API server (is it running, does the kubeconfig's server URL reach it, is its certificate trusted); in port-forward mode etcd cannot be reached without it, so etcd's own health is unknown.",
+  },
+  KUBE_API_REFUSED: {
+    severity: 'unhealthy',
+    hint: 'The API server answered but refused: check the credentials and their RBAC (nodes get/list; pods get/list and pods/portforward create in kube-system; get on the named secrets) and that the named secrets exist.',
+  },
+  MEMBER_WITHOUT_NODE: {
+    severity: 'degraded',
+    hint: "kubeadm names each etcd member after its node: a member without a control-plane node is left over from a deleted machine (remove it: etcdctl member remove <id>) or the node selector misses its node.",
+  },
+  NODE_WITHOUT_MEMBER: {
+    severity: 'degraded',
+    hint: "The control-plane node has no etcd member: kubeadm join may have failed on it (see its kubelet and etcd pod logs), or the member was removed while the node stayed.",
+  },
+  ETCD_POD_NOT_READY: {
+    severity: 'degraded',
+    hint: "Look at the etcd static pod on that node: kubectl -n kube-system describe pod etcd-<node> and its logs; if the kubelet is down, the pod's state is stale (systemctl status kubelet on the node).",
   },
 };

@@ -17,16 +17,16 @@ export interface Reason {
   readonly hint: string;
 }
 
-/** Builds a reason from the catalogue, so that severity and hint always match the code. */
+/** Builds a reason from the catalogue, so that the hint always matches the code (and the severity, unless a rule weighs it differently). */
 export function reason(
   code: ReasonCode,
   message: string,
-  about: { member?: MemberRef | null; endpoint?: string | null } = {},
+  about: { member?: MemberRef | null; endpoint?: string | null; severity?: Severity } = {},
 ): Reason {
   const entry = REASONS[code];
   return {
     code,
-    severity: entry.severity,
+    severity: about.severity ?? entry.severity,
     member: about.member ? { id: about.member.id, name: about.member.name } : null,
     endpoint: about.endpoint ?? null,
     message,

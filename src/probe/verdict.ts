@@ -1,6 +1,7 @@
 import type { Policy } from '../config/config.ts';
 import { judgeAlarms, judgeClusterIds, judgeMembership, judgeReachability, judgeStrayEndpoints, judgeVersions } from './cluster-checks.ts';
 import type { ClusterView } from './cluster-view.ts';
+import { judgeKube, withoutEchoes } from './kube-checks.ts';
 import { judgeLeader } from './leader.ts';
 import { judgeMembers, type Thresholds } from './member-checks.ts';
 import { judgeQuorum, type QuorumFacts } from './quorum.ts';
@@ -35,13 +36,12 @@ function order(a: Reason, b: Reason): number {
  * passed for rules that weigh age). Unhealthy is a result here, never an exception.
  */
 export function judge(view: ClusterView, thresholds: Thresholds, now: number): Verdict {
-  void now; // No static-mode rule weighs age yet; the Kubernetes modes' grace periods will.
   const own = view.members;
   const unreachable = judgeReachability(view);
   const anyReachable = unreachable.length === 0;
   const { leader, reasons: leaderReasons } = judgeLeader(own);
   const { quorum, reasons: quorumReasons } = judgeQuorum(own, anyReachable);
-  const reasons = [
+  const found = [
     ...unreachable,
     ...judgeClusterIds(view),
     ...judgeStrayEndpoints(view),
@@ -51,7 +51,9 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number): V
     ...judgeMembership(view),
     ...judgeVersions(view),
     ...judgeMembers(own, leader, thresholds),
-  ].sort(order);
+    ...judgeKube(view, thresholds.nodeGraceMs, now),
+  ];
+  const reasons = withoutEchoes(found, view).sort(order);
   const status: HealthStatus = reasons.some((r) => r.severity === 'unhealthy')
     ? 'unhealthy'
     : reasons.some((r) => r.severity === 'degraded')

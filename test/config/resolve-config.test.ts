@@ -25,6 +25,14 @@ describe('resolveConfig: defaults', () => {
       quotaBytes: 2 * 2 ** 30,
       maxRaftGap: 1000,
       logLevel: 'info',
+      mode: 'static',
+      kubeconfig: null,
+      nodeSelector: 'node-role.kubernetes.io/control-plane',
+      connect: null,
+      tlsSecret: null,
+      capiCluster: null,
+      managementKubeconfig: null,
+      nodeGraceMs: 120_000,
     } satisfies Config);
     expect(result.sources).toEqual({});
     expect(result.warnings).toEqual([]);

@@ -20,6 +20,7 @@ function noConnection(lastError: string): GRPCUnavailableError {
 /** Asserts the code exactly and that the message holds each key part (the wording around them may evolve). */
 function expectDescribed(described: ProbeError, code: ProbeErrorCode, ...parts: string[]): void {
   expect(described.code).toBe(code);
+  expect(described.layer).toBe(code.startsWith('TLS_') ? 'tls' : 'etcd');
   for (const part of parts) expect(described.message).toContain(part);
   // grpc-js framing is never worth showing to an operator.
   expect(described.message).not.toMatch(/14 UNAVAILABLE|No connection established|Resolution note|Last error/);
@@ -97,6 +98,7 @@ describe('describeError: etcd server errors', () => {
     expect(describeError(new EtcdError('etcdserver: mvcc: database space exceeded'), ENDPOINT, 2000)).toEqual({
       code: 'ETCD_ERROR',
       message: 'etcdserver: mvcc: database space exceeded',
+      layer: 'etcd',
     });
   });
 });
@@ -154,14 +156,14 @@ describe('describeError: anything else', () => {
   });
 
   it('passes a plain error through as ETCD_ERROR', () => {
-    expect(describeError(new Error('something odd'), ENDPOINT, 2000)).toEqual({ code: 'ETCD_ERROR', message: 'something odd' });
+    expect(describeError(new Error('something odd'), ENDPOINT, 2000)).toEqual({ code: 'ETCD_ERROR', message: 'something odd', layer: 'etcd' });
   });
 
   it('accepts a thrown non-error', () => {
-    expect(describeError('a string was thrown', ENDPOINT, 2000)).toEqual({ code: 'ETCD_ERROR', message: 'a string was thrown' });
+    expect(describeError('a string was thrown', ENDPOINT, 2000)).toEqual({ code: 'ETCD_ERROR', message: 'a string was thrown', layer: 'etcd' });
   });
 
   it('collapses whitespace in the detail', () => {
-    expect(describeError(new Error('two\n   lines'), ENDPOINT, 2000)).toEqual({ code: 'ETCD_ERROR', message: 'two lines' });
+    expect(describeError(new Error('two\n   lines'), ENDPOINT, 2000)).toEqual({ code: 'ETCD_ERROR', message: 'two lines', layer: 'etcd' });
   });
 });

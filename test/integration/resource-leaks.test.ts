@@ -56,7 +56,7 @@ function newProber(): Prober {
   if (!result.ok) throw new Error(result.errors.join('\n'));
   const { config, tls } = result;
   const source = new StaticSource({ endpoints: config.endpoints, discover: true, tls, timeoutMs: config.timeoutMs });
-  return new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap }, now: Date.now });
+  return new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, nodeGraceMs: 120_000, maxRaftGap: config.maxRaftGap }, now: Date.now });
 }
 
 async function rounds(prober: Prober, n: number): Promise<string> {

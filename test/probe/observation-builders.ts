@@ -1,4 +1,5 @@
-import type { AlarmEntry, EndpointObservation, ListedMember, MemberStatus, RoundObservations } from '../../src/probe/observations.ts';
+import { probeError } from '../../src/probe/outcome.ts';
+import type { AlarmEntry, EndpointObservation, KubeFacts, ListedMember, MemberStatus, NodeFacts, PodFacts, RoundObservations } from '../../src/probe/observations.ts';
 import type { Outcome, ProbeError } from '../../src/probe/outcome.ts';
 
 // Builders of round observations for the verdict's table tests: data in, no etcd, no I/O.
@@ -25,9 +26,11 @@ export interface FakeMember {
   readonly lists?: readonly string[];
   readonly permissionDenied?: boolean;
   readonly memberListFails?: boolean;
+  /** How an unreachable member failed; CONNECTION_REFUSED at the etcd layer by default. */
+  readonly failure?: ProbeError;
 }
 
-const fail = (code: ProbeError['code'], message = code.toLowerCase()): Outcome<never> => ({ ok: false, error: { code, message }, ms: 2 });
+const fail = (code: ProbeError['code'], message = code.toLowerCase()): Outcome<never> => ({ ok: false, error: probeError(code, message), ms: 2 });
 const ok = <T>(value: T, ms = 1.5): Outcome<T> => ({ ok: true, value, ms });
 
 export function urlOf(m: FakeMember): string {
@@ -71,6 +74,8 @@ export interface RoundOptions {
   readonly previousMembers?: readonly ListedMember[] | null;
   /** Extra endpoints that fail without answering as anyone. */
   readonly deadEndpoints?: readonly string[];
+  /** A Kubernetes mode's facts; members' targets then stand for the node named like them. */
+  readonly kube?: KubeFacts;
 }
 
 /** Observations of a round over fake members. */
@@ -81,11 +86,14 @@ export function round(members: readonly FakeMember[], options: RoundOptions = {}
   for (const m of members) {
     const state = m.state ?? 'healthy';
     if (state === 'unstarted' || state === 'unprobed') continue;
-    const target = { key: urlOf(m), endpoint: urlOf(m), origin: 'configured' as const };
+    const target = options.kube
+      ? { key: `node:${m.name}`, endpoint: `port-forward://kube-system/etcd-${m.name}:2379`, origin: 'kubernetes' as const, node: m.name ?? m.id }
+      : { key: urlOf(m), endpoint: urlOf(m), origin: 'configured' as const };
     const isFirst = endpoints.length === 0;
     const alarmList = !isFirst ? null : options.alarmList === 'fails' ? fail('TIMEOUT') : ok(options.alarmList ?? []);
     if (state === 'unreachable') {
-      endpoints.push({ target, status: fail('CONNECTION_REFUSED', 'connection refused'), health: fail('CONNECTION_REFUSED'), memberList: fail('CONNECTION_REFUSED'), alarmList: isFirst ? fail('CONNECTION_REFUSED') : null });
+      const failed: Outcome<never> = m.failure ? { ok: false, error: m.failure, ms: 2 } : fail('CONNECTION_REFUSED', 'connection refused');
+      endpoints.push({ target, status: failed, health: failed, memberList: failed, alarmList: isFirst ? failed : null });
       continue;
     }
     const lists = m.lists ? everyone.filter((l) => m.lists?.includes(l.id)) : everyone;
@@ -103,10 +111,36 @@ export function round(members: readonly FakeMember[], options: RoundOptions = {}
   for (const url of options.deadEndpoints ?? []) {
     endpoints.push({ target: { key: url, endpoint: url, origin: 'configured' }, status: fail('DNS_FAILURE'), health: fail('DNS_FAILURE'), memberList: fail('DNS_FAILURE'), alarmList: null });
   }
-  return { startedAt: 0, durationMs: 5, endpoints, previousMembers: options.previousMembers ?? null };
+  return { startedAt: 0, durationMs: 5, endpoints, previousMembers: options.previousMembers ?? null, kube: options.kube ?? null };
 }
 
 /** Three healthy voting members a, b, c; a leads. */
 export function three(overrides: Partial<Record<'a' | 'b' | 'c', Partial<FakeMember>>> = {}): FakeMember[] {
   return (['a', 'b', 'c'] as const).map((id) => ({ id, name: `m-${id}`, ...overrides[id] }));
+}
+
+/** Kubernetes facts for fake members: one Ready control-plane node per named member (created at 0) and its Ready etcd pod. */
+export function kubeFacts(
+  members: readonly FakeMember[],
+  overrides: { transport?: KubeFacts['transport']; nodes?: NodeFacts[]; pods?: PodFacts[]; apiError?: ProbeError | null; fresh?: boolean } = {},
+): KubeFacts {
+  const named = members.filter((m) => m.state !== 'unstarted').map((m) => m.name ?? m.id);
+  return {
+    transport: overrides.transport ?? 'port-forward',
+    cluster: 'default/workload',
+    nodes: overrides.nodes ?? named.map((name) => node(name)),
+    pods: overrides.pods ?? named.map((name) => pod(name)),
+    fresh: overrides.fresh ?? true,
+    apiError: overrides.apiError ?? null,
+  };
+}
+
+/** A Ready control-plane node. */
+export function node(name: string, createdAt = 0): NodeFacts {
+  return { name, ready: true, internalIP: '10.0.0.1', createdAt };
+}
+
+/** kubeadm's etcd pod on a node. */
+export function pod(nodeName: string, ready = true): PodFacts {
+  return { name: `etcd-${nodeName}`, namespace: 'kube-system', nodeName, ready, phase: 'Running', advertiseClientUrl: null };
 }

@@ -3,11 +3,12 @@ import { buildClusterView } from '../../src/probe/cluster-view.ts';
 import type { RoundObservations } from '../../src/probe/observations.ts';
 import { REASONS, type ReasonCode } from '../../src/probe/reason-catalogue.ts';
 import { httpStatusFor, judge, type HealthStatus, type Verdict } from '../../src/probe/verdict.ts';
-import { listed, round, three, type FakeMember } from './observation-builders.ts';
+import { kubeFacts, listed, node, pod, round, three, type FakeMember } from './observation-builders.ts';
+import { probeError } from '../../src/probe/outcome.ts';
 
 const GIB = 2 ** 30;
 const MIB = 2 ** 20;
-const THRESHOLDS = { quotaBytes: 2 * GIB, maxRaftGap: 1000 };
+const THRESHOLDS = { quotaBytes: 2 * GIB, nodeGraceMs: 120_000, maxRaftGap: 1000 };
 
 function verdictOf(observations: RoundObservations, thresholds = THRESHOLDS): Verdict {
   return judge(buildClusterView(observations), thresholds, 1_000_000);
@@ -24,6 +25,8 @@ interface Row {
   readonly reasons: ReasonCode[];
   readonly quorum?: Partial<Verdict['quorum']>;
 }
+
+const API_DOWN = probeError('KUBE_API_UNREACHABLE', 'cannot reach the API server https://127.0.0.1:6443: connect ECONNREFUSED');
 
 const five = (states: FakeMember['state'][]): FakeMember[] =>
   states.map((state, i) => ({ id: `${i + 1}`, name: `m${i + 1}`, state }));
@@ -230,6 +233,64 @@ const ROWS: Row[] = [
     status: 'degraded',
     reasons: ['MEMBERSHIP_UNKNOWN'],
   },
+  // The Kubernetes modes: nodes and pods beside the members, and the API's own failures.
+  {
+    name: 'kubernetes: every member has its node and a Ready etcd pod',
+    observations: round(three(), { kube: kubeFacts(three()) }),
+    status: 'healthy',
+    reasons: [],
+  },
+  {
+    name: 'kubernetes: a member without a control-plane node',
+    observations: round(three(), { kube: kubeFacts(three(), { nodes: [node('m-a'), node('m-b')] }) }),
+    status: 'degraded',
+    reasons: ['MEMBER_WITHOUT_NODE'],
+  },
+  {
+    name: 'kubernetes: a control-plane node past its grace period without a member',
+    observations: round(three(), { kube: kubeFacts(three(), { nodes: [node('m-a'), node('m-b'), node('m-c'), node('m-d', 0)] }) }),
+    status: 'degraded',
+    reasons: ['NODE_WITHOUT_MEMBER'],
+  },
+  {
+    name: 'kubernetes: a node still within its grace period without a member',
+    observations: round(three(), { kube: kubeFacts(three(), { nodes: [node('m-a'), node('m-b'), node('m-c'), node('m-d', 1_000_000 - 60_000)] }) }),
+    status: 'healthy',
+    reasons: [],
+  },
+  {
+    name: 'kubernetes: an etcd pod not Ready',
+    observations: round(three(), { kube: kubeFacts(three(), { pods: [pod('m-a'), pod('m-b'), pod('m-c', false)] }) }),
+    status: 'degraded',
+    reasons: ['ETCD_POD_NOT_READY'],
+  },
+  {
+    name: "kubernetes: one node's port-forward refused by its kubelet",
+    observations: round(three({ c: { state: 'unreachable', failure: probeError('PORT_FORWARD_FAILED', 'kubelet refused') } }), { kube: kubeFacts(three()) }),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE'],
+  },
+  {
+    name: 'kubernetes: API server down in port-forward mode — reported once, unhealthy',
+    observations: round(
+      three({ a: { state: 'unreachable', failure: API_DOWN }, b: { state: 'unreachable', failure: API_DOWN }, c: { state: 'unreachable', failure: API_DOWN } }),
+      { kube: kubeFacts(three(), { apiError: API_DOWN, fresh: false }), previousMembers: three().map(listed) },
+    ),
+    status: 'unhealthy',
+    reasons: ['KUBE_API_UNREACHABLE'],
+  },
+  {
+    name: 'kubernetes: API server down in direct mode, etcd fine — degraded',
+    observations: round(three(), { kube: kubeFacts(three(), { transport: 'direct', apiError: API_DOWN, fresh: false }) }),
+    status: 'degraded',
+    reasons: ['KUBE_API_UNREACHABLE'],
+  },
+  {
+    name: 'kubernetes: API refuses (RBAC) in port-forward mode',
+    observations: round(three(), { kube: kubeFacts(three(), { apiError: probeError('KUBE_API_REFUSED', 'forbidden'), fresh: false }) }),
+    status: 'unhealthy',
+    reasons: ['KUBE_API_REFUSED'],
+  },
 ];
 
 describe('judge: the verdict table', () => {
@@ -297,7 +358,7 @@ describe('judge: the verdict table', () => {
   });
 
   it('uses the configured raft gap', () => {
-    const v = verdictOf(round(three({ a: { raftIndex: 5000 }, b: { raftIndex: 5000 }, c: { raftIndex: 3000 } })), { ...THRESHOLDS, maxRaftGap: 5000 });
+    const v = verdictOf(round(three({ a: { raftIndex: 5000 }, b: { raftIndex: 5000 }, c: { raftIndex: 3000 } })), { ...THRESHOLDS, nodeGraceMs: 120_000, maxRaftGap: 5000 });
     expect(v.status).toBe('healthy');
   });
 

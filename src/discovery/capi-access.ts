@@ -1,0 +1,95 @@
+import { loadKubeConfig, KubeConnection } from '../kube/kube-connection.ts';
+import { KubeError } from '../kube/kube-error.ts';
+import { mintClientCertificate, MintError, type MintedCertificate } from '../tls/mint-client-certificate.ts';
+import type { TlsMaterial } from '../tls/tls-files.ts';
+import type { SecretRef } from './kubeconfig-access.ts';
+import { pemEntry, sameTls, tlsFromSecret } from './secret-tls.ts';
+import type { WorkloadAccess, WorkloadCredentials } from './workload-access.ts';
+
+/** Cluster API mode's settings. */
+export interface CapiAccessOptions {
+  /** The management cluster, where the Cluster and its secrets live. */
+  readonly management: KubeConnection;
+  readonly cluster: SecretRef;
+  /** How often the secrets are re-read (a rotated CA or kubeconfig is picked up). */
+  readonly refreshMs: number;
+  /** Epoch ms. */
+  readonly now: () => number;
+}
+
+/** The common name of minted certificates. */
+export const MINTED_COMMON_NAME = 'etcd-probe';
+
+/**
+ * Cluster API mode: the workload kubeconfig from Secret `<name>-kubeconfig` (key `value`) and etcd's CA
+ * from `<name>-etcd`; a client certificate is minted from that CA in memory (as KCP does) and renewed
+ * before it expires. Without the CA key (external etcd), `<name>-apiserver-etcd-client` is used instead.
+ */
+export class CapiAccess implements WorkloadAccess {
+  readonly #options: CapiAccessOptions;
+  #current: WorkloadCredentials | null = null;
+  #kubeconfigText: string | null = null;
+  #caFingerprint: string | null = null;
+  #minted: MintedCertificate | null = null;
+  #readAt = 0;
+
+  constructor(options: CapiAccessOptions) {
+    this.#options = options;
+  }
+
+  get cluster(): string {
+    return `${this.#options.cluster.namespace}/${this.#options.cluster.name}`;
+  }
+
+  async resolve(timeoutMs: number): Promise<WorkloadCredentials> {
+    const now = this.#options.now();
+    const renew = this.#minted !== null && now >= this.#minted.renewAt;
+    if (this.#current && !renew && now - this.#readAt < this.#options.refreshMs) return this.#current;
+    const { namespace, name } = this.#options.cluster;
+    const management = this.#options.management;
+    const [kubeconfigData, etcdData] = await Promise.all([
+      management.readSecret(namespace, `${name}-kubeconfig`, timeoutMs),
+      management.readSecret(namespace, `${name}-etcd`, timeoutMs),
+    ]);
+    const kubeconfigText = kubeconfigData.get('value')?.toString('utf8');
+    if (!kubeconfigText) throw new KubeError('invalid-secret', `secret ${namespace}/${name}-kubeconfig: key value is missing or empty`);
+    const caCert = pemEntry(etcdData, 'tls.crt', `secret ${namespace}/${name}-etcd`, 'cert');
+    const tls = await this.#tls(etcdData, caCert, timeoutMs, now);
+    this.#readAt = now;
+
+    const previous = this.#current;
+    const connectionChanged = kubeconfigText !== this.#kubeconfigText;
+    const connection =
+      !connectionChanged && previous
+        ? previous.connection
+        : new KubeConnection(loadKubeConfig({ kind: 'text', text: kubeconfigText, label: `secret ${namespace}/${name}-kubeconfig` }));
+    this.#kubeconfigText = kubeconfigText;
+    const tlsChanged = !previous || previous.tls !== tls;
+    this.#current = connectionChanged || tlsChanged ? { connection, tls, generation: (previous?.generation ?? 0) + 1 } : previous;
+    return this.#current;
+  }
+
+  async #tls(etcdData: ReadonlyMap<string, Buffer>, caCert: Buffer, timeoutMs: number, now: number): Promise<TlsMaterial> {
+    const { namespace, name } = this.#options.cluster;
+    if (!etcdData.get('tls.key')?.length) {
+      // External etcd: Cluster API holds no CA key, only the API server's client certificate.
+      const client = await this.#options.management.readSecret(namespace, `${name}-apiserver-etcd-client`, timeoutMs);
+      const what = `secret ${namespace}/${name}-apiserver-etcd-client`;
+      const fromSecret = tlsFromSecret(new Map([...client, ['ca.crt', caCert]]), what);
+      this.#minted = null;
+      return this.#current && sameTls(this.#current.tls, fromSecret) ? this.#current.tls : fromSecret;
+    }
+    const caKey = pemEntry(etcdData, 'tls.key', `secret ${namespace}/${name}-etcd`, 'key');
+    const fingerprint = `${caCert.toString('base64')}/${caKey.length}`;
+    if (this.#minted && this.#current && fingerprint === this.#caFingerprint && now < this.#minted.renewAt) return this.#current.tls;
+    try {
+      this.#minted = await mintClientCertificate({ caCert, caKey, commonName: MINTED_COMMON_NAME, now });
+    } catch (error) {
+      if (error instanceof MintError) throw new KubeError('invalid-secret', `secret ${namespace}/${name}-etcd: ${error.message}`);
+      throw error;
+    }
+    this.#caFingerprint = fingerprint;
+    return { ca: caCert, cert: this.#minted.cert, key: this.#minted.key };
+  }
+}
+

@@ -1,0 +1,53 @@
+import type { Config, KubeconfigRef } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { KubeConnection, loadKubeConfig } from '../kube/kube-connection.ts';
+import { KubeError } from '../kube/kube-error.ts';
+import type { TlsMaterial } from '../tls/tls-files.ts';
+import { CapiAccess } from './capi-access.ts';
+import { KubeconfigAccess } from './kubeconfig-access.ts';
+import { KubeSource } from './kube-source.ts';
+import type { MemberSource } from './member-source.ts';
+import { StaticSource } from './static-source.ts';
+
+/** Secrets (TLS, Cluster API kubeconfig and CA) are re-read this often, so that rotations are picked up. */
+export const SECRET_REFRESH_MS = 60_000;
+
+/** What a member source is made from besides the config. */
+export interface SourceInputs {
+  readonly config: Config;
+  readonly tls: TlsMaterial;
+  /** Epoch ms. */
+  readonly now: () => number;
+  readonly secretRefreshMs?: number;
+}
+
+function connectionTo(ref: KubeconfigRef, setting: string): KubeConnection {
+  try {
+    return new KubeConnection(loadKubeConfig(ref.kind === 'file' ? { kind: 'file', path: ref.path } : { kind: 'in-cluster' }));
+  } catch (error) {
+    if (error instanceof KubeError) throw new ConfigError(setting, error.message);
+    throw error;
+  }
+}
+
+/**
+ * The member source the config selects. A kubeconfig that cannot be loaded (invalid file, in-cluster
+ * outside a pod) throws a ConfigError naming its setting.
+ */
+export function createSource(inputs: SourceInputs): MemberSource {
+  const { config, tls, now } = inputs;
+  const refreshMs = inputs.secretRefreshMs ?? SECRET_REFRESH_MS;
+  const base = { nodeSelector: config.nodeSelector, timeoutMs: config.timeoutMs };
+  if (config.capiCluster) {
+    const management = connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG');
+    const access = new CapiAccess({ management, cluster: config.capiCluster, refreshMs, now });
+    return new KubeSource({ ...base, mode: 'capi', access, transport: 'port-forward' });
+  }
+  if (config.kubeconfig) {
+    const connection = connectionTo(config.kubeconfig, 'ETCD_PROBE_KUBECONFIG');
+    const access = new KubeconfigAccess({ connection, tlsFiles: tls, tlsSecret: config.tlsSecret, refreshMs, now });
+    const transport = config.connect ?? (config.kubeconfig.kind === 'in-cluster' ? 'direct' : 'port-forward');
+    return new KubeSource({ ...base, mode: 'kubeconfig', access, transport });
+  }
+  return new StaticSource({ endpoints: config.endpoints, discover: config.discover, tls, timeoutMs: config.timeoutMs });
+}

@@ -1,0 +1,88 @@
+import { ApiException } from '@kubernetes/client-node';
+import type { ProbeError } from '../probe/outcome.ts';
+
+/** What went wrong talking to the Kubernetes API, in the terms an operator acts on. */
+export type KubeErrorKind =
+  | 'invalid-config'
+  | 'invalid-secret'
+  | 'unreachable'
+  | 'timeout'
+  | 'tls'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'error';
+
+/** A failed Kubernetes API call (or kubeconfig), its kind, and a message that names the call and the server. */
+export class KubeError extends Error {
+  readonly kind: KubeErrorKind;
+  readonly status: number | null;
+
+  constructor(kind: KubeErrorKind, message: string, status: number | null = null) {
+    super(message);
+    this.name = 'KubeError';
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+function statusMessage(body: unknown): string | null {
+  if (typeof body === 'string') {
+    try {
+      return statusMessage(JSON.parse(body));
+    } catch {
+      return body.trim().slice(0, 300) || null;
+    }
+  }
+  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message;
+  return null;
+}
+
+function causeCode(error: unknown): string | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+function causeMessage(error: unknown): string {
+  let current: unknown = error;
+  let message = error instanceof Error ? error.message : String(error);
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    message = current.message;
+    current = current.cause;
+  }
+  return message;
+}
+
+/** Turns whatever client-node threw into a KubeError: HTTP status, network failure, TLS, or our own deadline. */
+export function describeKubeFailure(error: unknown, what: string, server: string, timedOutAfterMs: number | null): KubeError {
+  if (error instanceof KubeError) return error;
+  if (timedOutAfterMs !== null) {
+    return new KubeError('timeout', `${what}: no answer from the API server ${server} within ${timedOutAfterMs}ms`);
+  }
+  if (error instanceof ApiException) {
+    const detail = statusMessage(error.body) ?? `HTTP ${error.code}`;
+    const kind: KubeErrorKind =
+      error.code === 401 ? 'unauthorized' : error.code === 403 ? 'forbidden' : error.code === 404 ? 'not-found' : 'error';
+    return new KubeError(kind, `${what}: ${detail} (HTTP ${error.code} from ${server})`, error.code);
+  }
+  const code = causeCode(error);
+  const detail = causeMessage(error);
+  if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/.test(code)) {
+    return new KubeError('tls', `${what}: TLS with the API server ${server} failed: ${detail}`);
+  }
+  if (code && /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|UND_ERR/.test(code)) {
+    return new KubeError('unreachable', `${what}: cannot reach the API server ${server}: ${detail}`);
+  }
+  return new KubeError('error', `${what}: ${detail}`);
+}
+
+/** The ProbeError a Kubernetes API failure becomes: unreachable (network, deadline, TLS) or refused (answered no). */
+export function kubeProbeError(error: KubeError): ProbeError {
+  const unreachable = error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'tls';
+  return { code: unreachable ? 'KUBE_API_UNREACHABLE' : 'KUBE_API_REFUSED', message: error.message, layer: 'kube-api' };
+}

@@ -1,0 +1,206 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { PortForward } from '@kubernetes/client-node';
+import { WebSocketHandler } from '@kubernetes/client-node/dist/web-socket-handler.js';
+import WebSocket from 'ws';
+import { probeError, type ProbeError } from '../probe/outcome.ts';
+import type { KubeConnection } from './kube-connection.ts';
+
+/** The only subprotocol asked for: the v4 channel framing (data channel 0, error channel 1, port prefix). */
+export const PORT_FORWARD_PROTOCOL = 'v4.channel.k8s.io';
+
+/** Where a tunnel leads and how long its handshake may take. */
+export interface TunnelOptions {
+  readonly connection: KubeConnection;
+  readonly namespace: string;
+  readonly pod: string;
+  readonly node: string;
+  readonly port: number;
+  readonly timeoutMs: number;
+}
+
+/** A failure of the tunnel, stamped with performance.now() so a call can tell whether it was hit by it. */
+export interface TunnelFailure {
+  readonly at: number;
+  readonly error: ProbeError;
+}
+
+const MAX_ERROR_BODY = 4096;
+/** What ws says when #refused terminates a handshake it has already reported. */
+const REFUSAL_ABORT = /closed before the connection was established/;
+
+function statusMessageOf(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    if (typeof parsed.message === 'string') return parsed.message;
+  } catch {
+    // Not a Status object: show the text itself.
+  }
+  return body.trim().slice(0, 300) || 'no message';
+}
+
+/**
+ * A loopback listener whose every connection is piped through the API server's port-forward to one
+ * pod's port (client-node's PortForward over WebSocket, subprotocol v4.channel.k8s.io). gRPC dials the
+ * listener; each TCP connection gets its own WebSocket, so a dropped tunnel is re-established by gRPC's
+ * own reconnect. Every socket and WebSocket has an error handler, and close() ends them all.
+ */
+export class PortForwardTunnel {
+  readonly #options: TunnelOptions;
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  readonly #webSockets = new Set<WebSocket>();
+  readonly #portForward: PortForward;
+  #failure: TunnelFailure | null = null;
+  #closed = false;
+
+  constructor(options: TunnelOptions) {
+    this.#options = options;
+    const handler = new WebSocketHandler(options.connection.config, (uri, _protocols, opts) => this.#openWebSocket(uri, opts));
+    this.#portForward = new PortForward(options.connection.config, true, handler);
+    this.#server = createServer({ pauseOnConnect: true }, (socket) => this.#accept(socket));
+    this.#server.on('error', (error) => this.#fail(probeError('PORT_FORWARD_FAILED', `local tunnel listener: ${error.message}`)));
+    // Listening on an IP literal binds synchronously, so the address is known before the first dial.
+    this.#server.listen(0, '127.0.0.1');
+  }
+
+  /** `127.0.0.1:<port>`, the address gRPC dials. */
+  get address(): string {
+    const address = this.#server.address();
+    if (address === null || typeof address === 'string') throw new Error('tunnel listener has no TCP address');
+    return `127.0.0.1:${address.port}`;
+  }
+
+  /** The latest failure at or after `since` (a performance.now() reading), if any. */
+  failureSince(since: number): ProbeError | null {
+    return this.#failure && this.#failure.at >= since ? this.#failure.error : null;
+  }
+
+  /** Open client connections and WebSockets, for leak checks. */
+  get openCount(): number {
+    return this.#sockets.size + this.#webSockets.size;
+  }
+
+  /** Stops listening and ends every connection and WebSocket. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const ws of this.#webSockets) ws.terminate();
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #fail(error: ProbeError): void {
+    this.#failure = { at: performance.now(), error };
+  }
+
+  #accept(socket: Socket): void {
+    if (this.#closed) {
+      socket.destroy();
+      return;
+    }
+    this.#sockets.add(socket);
+    socket.on('error', () => {
+      // The peer (gRPC) went away; the WebSocket is ended on close below.
+    });
+    socket.on('close', () => this.#sockets.delete(socket));
+    const { namespace, pod, port } = this.#options;
+    const kubeletErrors = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        const text = chunk.toString('utf8').trim();
+        if (text !== '') {
+          this.#fail(this.#describeKubeletError(text));
+          socket.destroy();
+        }
+        done();
+      },
+    });
+    this.#portForward.portForward(namespace, pod, [port], socket, kubeletErrors, socket).then(
+      (ws) => {
+        const webSocket = ws as unknown as WebSocket;
+        if (this.#closed || socket.destroyed) {
+          webSocket.terminate();
+          return;
+        }
+        webSocket.on('close', () => socket.destroy());
+        socket.on('close', () => webSocket.terminate());
+        socket.resume();
+      },
+      (error: unknown) => {
+        // An HTTP refusal was already recorded (with the API server's message) before #refused aborted.
+        if (!REFUSAL_ABORT.test(String((error as { message?: unknown })?.message ?? ''))) this.#fail(this.#describeConnectError(error));
+        socket.destroy();
+      },
+    );
+  }
+
+  #openWebSocket(uri: string, opts: WebSocket.ClientOptions): WebSocket {
+    const ws = new WebSocket(uri, [PORT_FORWARD_PROTOCOL], { ...opts, handshakeTimeout: this.#options.timeoutMs });
+    this.#webSockets.add(ws);
+    ws.on('close', () => this.#webSockets.delete(ws));
+    ws.on('error', () => {
+      // Reported through the connect promise (before open) or by the close that follows (after).
+    });
+    ws.on('unexpected-response', (request, response: IncomingMessage) => this.#refused(ws, request, response));
+    return ws;
+  }
+
+  // The API server answered the upgrade with an HTTP error: read its Status message, then abort.
+  #refused(ws: WebSocket, request: { destroy(): void }, response: IncomingMessage): void {
+    let body = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      if (body.length < MAX_ERROR_BODY) body += chunk;
+    });
+    response.on('error', () => {});
+    const finish = () => {
+      const status = response.statusCode ?? 0;
+      const message = statusMessageOf(body);
+      const { namespace, pod } = this.#options;
+      if (status === 401 || status === 403) {
+        this.#fail(
+          probeError(
+            'PORT_FORWARD_FAILED',
+            `the API server refused the port-forward to ${namespace}/${pod} (HTTP ${status}: ${message}); the credentials need "create" on pods/portforward in ${namespace}`,
+            'kube-api',
+          ),
+        );
+      } else {
+        this.#fail(
+          probeError(
+            'PORT_FORWARD_FAILED',
+            `the API server could not open the port-forward to ${namespace}/${pod} on node ${this.#options.node} (HTTP ${status}: ${message}); is the node's kubelet running and reachable from the API server?`,
+          ),
+        );
+      }
+      ws.terminate();
+      request.destroy();
+    };
+    response.on('end', finish);
+    response.on('close', () => {
+      if (!response.complete) finish();
+    });
+  }
+
+  #describeConnectError(error: unknown): ProbeError {
+    const text = error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error);
+    const code = (error as { code?: string } | null)?.code ?? /E[A-Z]+/.exec(text)?.[0] ?? '';
+    const server = this.#options.connection.server;
+    if (/Opening handshake has timed out/.test(text)) {
+      return probeError('KUBE_API_UNREACHABLE', `no answer from the API server ${server} to the port-forward within ${this.#options.timeoutMs}ms`);
+    }
+    if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i.test(`${code} ${text}`)) {
+      return probeError('KUBE_API_UNREACHABLE', `TLS with the API server ${server} failed: ${text}`);
+    }
+    return probeError('KUBE_API_UNREACHABLE', `cannot reach the API server ${server} for the port-forward: ${text}`);
+  }
+
+  #describeKubeletError(text: string): ProbeError {
+    const { pod, node, port } = this.#options;
+    if (/connection refused/.test(text)) {
+      return probeError('CONNECTION_REFUSED', `through the port-forward, nothing listens on ${pod}:${port} on node ${node} (is etcd running?): ${text}`);
+    }
+    return probeError('PORT_FORWARD_FAILED', `the kubelet on node ${node} failed the port-forward to ${pod}:${port}: ${text}`);
+  }
+}

@@ -1,0 +1,80 @@
+import type { ClusterView } from './cluster-view.ts';
+import type { ErrorLayer } from './outcome.ts';
+import { label, reason, type Reason } from './reason.ts';
+
+/** Layers whose failures are echoes of the Kubernetes API being unusable, not facts about etcd. */
+const KUBE_LAYERS: ReadonlySet<ErrorLayer> = new Set(['kube-api']);
+
+function minutes(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)}m` : `${Math.round(ms / 1000)}s`;
+}
+
+/** The Kubernetes API failure of the round, reported once: unhealthy through a port-forward, degraded when direct. */
+function judgeKubeApi(view: ClusterView): Reason[] {
+  const kube = view.kube;
+  if (!kube?.apiError) return [];
+  const code = kube.apiError.code === 'KUBE_API_REFUSED' ? 'KUBE_API_REFUSED' : 'KUBE_API_UNREACHABLE';
+  const stale = kube.nodes.length > 0 ? '; probing the last known members' : '';
+  if (kube.transport === 'port-forward') {
+    return [reason(code, `${kube.apiError.message} (every member is reached through it, so etcd's health is unknown${stale})`)];
+  }
+  return [reason(code, `${kube.apiError.message} (members are probed directly${stale}; nodes and pods could not be checked)`, { severity: 'degraded' })];
+}
+
+/** MEMBER_WITHOUT_NODE, NODE_WITHOUT_MEMBER (past the grace period) and ETCD_POD_NOT_READY, from fresh node and pod lists. */
+function judgeNodes(view: ClusterView, nodeGraceMs: number, now: number): Reason[] {
+  const kube = view.kube;
+  if (!kube?.fresh) return [];
+  const reasons: Reason[] = [];
+  const listed = view.members.filter((m) => m.listed && m.name !== '');
+  for (const m of listed) {
+    const about = { member: m, endpoint: m.endpoint };
+    if (!m.node) {
+      reasons.push(reason('MEMBER_WITHOUT_NODE', `${label(m)} is an etcd member, but no control-plane node is named ${m.name}`, about));
+    } else if (!m.pod) {
+      reasons.push(reason('ETCD_POD_NOT_READY', `node ${m.node.name} has no etcd pod (component=etcd in kube-system)`, about));
+    } else if (!m.pod.ready) {
+      reasons.push(reason('ETCD_POD_NOT_READY', `pod ${m.pod.namespace}/${m.pod.name} on node ${m.node.name} is not Ready (phase ${m.pod.phase})`, about));
+    }
+  }
+  const memberNames = new Set(listed.map((m) => m.name));
+  for (const node of kube.nodes) {
+    if (memberNames.has(node.name)) continue;
+    const age = now - node.createdAt;
+    if (age < nodeGraceMs) continue;
+    reasons.push(
+      reason('NODE_WITHOUT_MEMBER', `control-plane node ${node.name} (created ${minutes(age)} ago) has no etcd member named after it`, {
+        endpoint: view.endpoints.find((e) => e.node === node.name)?.endpoint ?? null,
+      }),
+    );
+  }
+  return reasons;
+}
+
+/** The Kubernetes modes' findings about the API, nodes and pods; none in static mode. */
+export function judgeKube(view: ClusterView, nodeGraceMs: number, now: number): Reason[] {
+  return [...judgeKubeApi(view), ...judgeNodes(view, nodeGraceMs, now)];
+}
+
+/**
+ * Drops what would repeat a finding already made: member failures that only echo an unusable Kubernetes
+ * API (reported once as KUBE_API_*), and MEMBER_NOT_PROBED for a member already reported as having no node.
+ */
+export function withoutEchoes(reasons: readonly Reason[], view: ClusterView): Reason[] {
+  const kube = view.kube;
+  if (!kube) return [...reasons];
+  const apiDown = kube.apiError !== null;
+  const echoes = (layer: ErrorLayer | undefined) => apiDown && layer !== undefined && KUBE_LAYERS.has(layer);
+  const memberLayer = new Map(view.members.map((m) => [m.id, m.error?.layer]));
+  const nodeless = new Set(reasons.filter((r) => r.code === 'MEMBER_WITHOUT_NODE').map((r) => r.member?.id));
+  const allEndpointsEcho = view.endpoints.every((e) => echoes(e.error?.layer));
+  return reasons.filter((r) => {
+    if (r.code === 'NO_MEMBER_REACHABLE') return !(apiDown && allEndpointsEcho);
+    if (r.code === 'MEMBER_UNREACHABLE') {
+      const layer = r.member ? memberLayer.get(r.member.id) : view.endpoints.find((e) => e.endpoint === r.endpoint)?.error?.layer;
+      return !echoes(layer);
+    }
+    if (r.code === 'MEMBER_NOT_PROBED') return !nodeless.has(r.member?.id);
+    return true;
+  });
+}
