@@ -56,10 +56,11 @@ async function versionThroughTunnel(tunnel: ClientTunnel): Promise<unknown> {
 beforeAll(async () => {
   [plain, secure] = await Promise.all([EtcdCluster.start({ size: 1, tls: false }), EtcdCluster.start({ size: 1, tls: true })]);
   api = await FakeKubeApiServer.start();
-  api.upsertNode(controlPlaneNode('cp-1'));
-  api.upsertNode(controlPlaneNode('cp-2'));
-  api.upsertPod(etcdPod('cp-1', { backend: backendOf(plain) }));
-  api.upsertPod(etcdPod('cp-2', { backend: backendOf(secure) }));
+  const [cp1, cp2] = [controlPlaneNode('cp-1'), controlPlaneNode('cp-2')];
+  api.upsertNode(cp1);
+  api.upsertNode(cp2);
+  api.upsertPod(etcdPod(cp1, { backend: backendOf(plain) }));
+  api.upsertPod(etcdPod(cp2, { backend: backendOf(secure) }));
   kc = new KubeConfig();
   kc.loadFromString(api.kubeconfig({ auth: 'cert' }));
 });
