@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, PortForward } from '@kubernetes/client-node';
+import { noop } from 'cockatiel';
+import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
@@ -114,6 +117,41 @@ describe('port-forward to a real etcd', () => {
     tunnel.ws.close();
     await tunnel.closed;
     const counts = await eventually(async () => [api.openTunnels, api.openBackendSockets], (c) => c.every((n) => n === 0), 2000, 20);
+    expect(counts).toEqual([0, 0]);
+  });
+
+  it('carries gRPC: an etcd3 client reaches the member through a loopback listener piped into port-forwards', async () => {
+    // One tunnel per accepted connection, as the probe's transport will do; client-node writes into the
+    // socket after it may have ended, so the socket gets an error listener and the pair is closed together.
+    const sockets = new Set<Socket>();
+    const opened = api.tunnelsOpened;
+    const listener: Server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+      new PortForward(kc).portForward('kube-system', 'etcd-cp-1', [2379], socket, null, socket).then(
+        (ws) => {
+          const webSocket = ws as unknown as { on(event: 'close', f: () => void): void; close(): void };
+          webSocket.on('close', () => socket.destroy());
+          socket.on('close', () => webSocket.close());
+        },
+        () => socket.destroy(),
+      );
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const etcd = new Etcd3({ hosts: `http://127.0.0.1:${(listener.address() as AddressInfo).port}`, faultHandling: { host: () => noop, global: noop } });
+    try {
+      const status = await etcd.maintenance.status();
+      expect(status.version).toMatch(/^3\./);
+      const members = await etcd.cluster.memberList({});
+      expect(members.members).toHaveLength(1);
+      expect(api.tunnelsOpened).toBeGreaterThan(opened);
+    } finally {
+      etcd.close();
+      await new Promise((resolve) => listener.close(resolve));
+      for (const socket of sockets) socket.destroy();
+    }
+    const counts = await eventually(async () => [api.openTunnels, api.openBackendSockets], (c) => c.every((n) => n === 0), 5000, 20);
     expect(counts).toEqual([0, 0]);
   });
 
