@@ -130,6 +130,8 @@ export class KubeSource implements MemberSource {
   #plan(node: NodeFacts, pod: PodFacts | null, credentials: WorkloadCredentials): Plan | null {
     const podName = pod?.name ?? `etcd-${node.name}`;
     if (this.#options.transport === 'port-forward') {
+      // The API server forwards only to a pod it knows; a node without one is judged, not dialled.
+      if (!pod) return null;
       return { node: node.name, pod: podName, endpoint: `port-forward://${ETCD_NAMESPACE}/${podName}:${ETCD_CLIENT_PORT}`, credentials };
     }
     const scheme = credentials.tls.ca || credentials.tls.cert ? 'https' : 'http';

@@ -1,7 +1,7 @@
 import { Etcd3MemberClient } from '../etcd/etcd3-member-client.ts';
 import { PortForwardTunnel, type TunnelOptions } from '../kube/port-forward-tunnel.ts';
 import type { MemberClient } from '../probe/member-client.ts';
-import type { Outcome } from '../probe/outcome.ts';
+import { probeError, type Outcome, type ProbeError } from '../probe/outcome.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
 
 /**
@@ -19,47 +19,58 @@ export interface TunnelledClientOptions extends TunnelOptions {
 
 /**
  * An etcd client dialling a port-forward tunnel that it owns: closing the client closes the tunnel. A
- * failed call that coincides with a tunnel failure reports the tunnel's error (layer kube-api or
- * port-forward) instead of gRPC's vaguer one, which is the point of naming layers.
+ * failed call while the tunnel is broken reports the tunnel's error (layer kube-api or port-forward)
+ * instead of gRPC's vaguer one, which is the point of naming layers.
  */
 export class TunnelledMemberClient implements MemberClient {
   readonly #tunnel: PortForwardTunnel;
-  readonly #etcd: Etcd3MemberClient;
+  // Made once the tunnel's listener is bound (it needs the port), or why it could not be.
+  readonly #etcd: Promise<Etcd3MemberClient | ProbeError>;
+  #closed = false;
 
   constructor(options: TunnelledClientOptions) {
     this.#tunnel = new PortForwardTunnel(options);
-    this.#etcd = new Etcd3MemberClient({
-      endpoint: options.endpoint,
-      tls: options.tls,
-      timeoutMs: options.timeoutMs,
-      dialAddress: this.#tunnel.address,
-      secure: options.tls.ca !== null || options.tls.cert !== null,
-      channelOptions: { 'grpc.ssl_target_name_override': TUNNEL_SERVER_NAME, 'grpc.default_authority': TUNNEL_SERVER_NAME },
+    this.#etcd = this.#tunnel.ready.then(
+      (dialAddress) =>
+        new Etcd3MemberClient({
+          endpoint: options.endpoint,
+          tls: options.tls,
+          timeoutMs: options.timeoutMs,
+          dialAddress,
+          secure: options.tls.ca !== null || options.tls.cert !== null,
+          channelOptions: { 'grpc.ssl_target_name_override': TUNNEL_SERVER_NAME, 'grpc.default_authority': TUNNEL_SERVER_NAME },
+        }),
+      (error: Error) => probeError('PORT_FORWARD_FAILED', `cannot open the local tunnel listener: ${error.message}`),
+    );
+    // A client closed before its listener was bound closes the etcd client as soon as it exists.
+    void this.#etcd.then((etcd) => {
+      if (this.#closed && etcd instanceof Etcd3MemberClient) etcd.close();
     });
   }
 
-  async #through<T>(call: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    const since = performance.now();
-    const outcome = await call();
+  async #through<T>(call: (etcd: Etcd3MemberClient) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    const etcd = await this.#etcd;
+    if (!(etcd instanceof Etcd3MemberClient)) return { ok: false, error: etcd, ms: 0 };
+    const outcome = await call(etcd);
     if (outcome.ok) return outcome;
-    const tunnelError = this.#tunnel.failureSince(since);
+    const tunnelError = this.#tunnel.failure;
     return tunnelError ? { ok: false, error: tunnelError, ms: outcome.ms } : outcome;
   }
 
   status() {
-    return this.#through(() => this.#etcd.status());
+    return this.#through((etcd) => etcd.status());
   }
 
   healthRead() {
-    return this.#through(() => this.#etcd.healthRead());
+    return this.#through((etcd) => etcd.healthRead());
   }
 
   memberList() {
-    return this.#through(() => this.#etcd.memberList());
+    return this.#through((etcd) => etcd.memberList());
   }
 
   alarmList() {
-    return this.#through(() => this.#etcd.alarmList());
+    return this.#through((etcd) => etcd.alarmList());
   }
 
   /** Open sockets and WebSockets of the tunnel, for leak checks. */
@@ -68,7 +79,10 @@ export class TunnelledMemberClient implements MemberClient {
   }
 
   close(): void {
-    this.#etcd.close();
+    this.#closed = true;
+    void this.#etcd.then((etcd) => {
+      if (etcd instanceof Etcd3MemberClient) etcd.close();
+    });
     void this.#tunnel.close();
   }
 }

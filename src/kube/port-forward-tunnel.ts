@@ -1,4 +1,4 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { PortForward } from '@kubernetes/client-node';
@@ -27,6 +27,8 @@ export interface TunnelFailure {
 }
 
 const MAX_ERROR_BODY = 4096;
+/** WebSocket close code for a connection lost without a close frame. */
+const ABNORMAL_CLOSURE = 1006;
 /** What ws says when #refused terminates a handshake it has already reported. */
 const REFUSAL_ABORT = /closed before the connection was established/;
 
@@ -53,6 +55,7 @@ export class PortForwardTunnel {
   readonly #webSockets = new Set<WebSocket>();
   readonly #portForward: PortForward;
   #failure: TunnelFailure | null = null;
+  #openedAt = -1;
   #closed = false;
 
   constructor(options: TunnelOptions) {
@@ -60,21 +63,27 @@ export class PortForwardTunnel {
     const handler = new WebSocketHandler(options.connection.config, (uri, _protocols, opts) => this.#openWebSocket(uri, opts));
     this.#portForward = new PortForward(options.connection.config, true, handler);
     this.#server = createServer({ pauseOnConnect: true }, (socket) => this.#accept(socket));
-    this.#server.on('error', (error) => this.#fail(probeError('PORT_FORWARD_FAILED', `local tunnel listener: ${error.message}`)));
-    // Listening on an IP literal binds synchronously, so the address is known before the first dial.
-    this.#server.listen(0, '127.0.0.1');
+    this.ready = new Promise((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(0, '127.0.0.1', () => {
+        this.#server.off('error', reject);
+        this.#server.on('error', (error) => this.#fail(probeError('PORT_FORWARD_FAILED', `local tunnel listener: ${error.message}`)));
+        resolve(`127.0.0.1:${(this.#server.address() as AddressInfo).port}`);
+      });
+    });
+    // A failed listen is reported through ready to whoever awaits it; it must not go unhandled meanwhile.
+    this.ready.catch(() => {});
   }
 
-  /** `127.0.0.1:<port>`, the address gRPC dials. */
-  get address(): string {
-    const address = this.#server.address();
-    if (address === null || typeof address === 'string') throw new Error('tunnel listener has no TCP address');
-    return `127.0.0.1:${address.port}`;
-  }
+  /** Resolves to `127.0.0.1:<port>`, the address gRPC dials, once the listener is bound. */
+  readonly ready: Promise<string>;
 
-  /** The latest failure at or after `since` (a performance.now() reading), if any. */
-  failureSince(since: number): ProbeError | null {
-    return this.#failure && this.#failure.at >= since ? this.#failure.error : null;
+  /**
+   * Why the tunnel is broken now: its latest failure, unless a WebSocket has opened since. gRPC may
+   * fail a call from its backoff state without dialling again, so "since the call began" is not enough.
+   */
+  get failure(): ProbeError | null {
+    return this.#failure && this.#failure.at > this.#openedAt ? this.#failure.error : null;
   }
 
   /** Open client connections and WebSockets, for leak checks. */
@@ -123,7 +132,15 @@ export class PortForwardTunnel {
           webSocket.terminate();
           return;
         }
-        webSocket.on('close', () => socket.destroy());
+        this.#openedAt = performance.now();
+        webSocket.on('close', (code: number) => {
+          // 1006: the TCP connection to the API server dropped without a close frame (the API server,
+          // or the way to it, went away). A normal close is the pod's port or our own side ending.
+          if (code === ABNORMAL_CLOSURE && !this.#closed && !socket.destroyed) {
+            this.#fail(probeError('KUBE_API_UNREACHABLE', `the connection to the API server ${this.#options.connection.server} carrying the port-forward to ${namespace}/${pod} dropped`));
+          }
+          socket.destroy();
+        });
         socket.on('close', () => webSocket.terminate());
         socket.resume();
       },

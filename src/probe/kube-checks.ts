@@ -24,7 +24,8 @@ function judgeKubeApi(view: ClusterView): Reason[] {
 /** MEMBER_WITHOUT_NODE, NODE_WITHOUT_MEMBER (past the grace period) and ETCD_POD_NOT_READY, from fresh node and pod lists. */
 function judgeNodes(view: ClusterView, nodeGraceMs: number, now: number): Reason[] {
   const kube = view.kube;
-  if (!kube?.fresh) return [];
+  // Stale lists prove nothing, and without any member list nodes cannot be matched to members.
+  if (!kube?.fresh || view.membershipSource === 'none') return [];
   const reasons: Reason[] = [];
   const listed = view.members.filter((m) => m.listed && m.name !== '');
   for (const m of listed) {
@@ -58,7 +59,8 @@ export function judgeKube(view: ClusterView, nodeGraceMs: number, now: number): 
 
 /**
  * Drops what would repeat a finding already made: member failures that only echo an unusable Kubernetes
- * API (reported once as KUBE_API_*), and MEMBER_NOT_PROBED for a member already reported as having no node.
+ * API (reported once as KUBE_API_*), and MEMBER_NOT_PROBED for a member already reported as having no
+ * node or no etcd pod.
  */
 export function withoutEchoes(reasons: readonly Reason[], view: ClusterView): Reason[] {
   const kube = view.kube;
@@ -66,7 +68,8 @@ export function withoutEchoes(reasons: readonly Reason[], view: ClusterView): Re
   const apiDown = kube.apiError !== null;
   const echoes = (layer: ErrorLayer | undefined) => apiDown && layer !== undefined && KUBE_LAYERS.has(layer);
   const memberLayer = new Map(view.members.map((m) => [m.id, m.error?.layer]));
-  const nodeless = new Set(reasons.filter((r) => r.code === 'MEMBER_WITHOUT_NODE').map((r) => r.member?.id));
+  // A member without a node or an etcd pod cannot be dialled through the API: that finding says why.
+  const explained = new Set(reasons.filter((r) => r.code === 'MEMBER_WITHOUT_NODE' || r.code === 'ETCD_POD_NOT_READY').map((r) => r.member?.id));
   const allEndpointsEcho = view.endpoints.every((e) => echoes(e.error?.layer));
   return reasons.filter((r) => {
     if (r.code === 'NO_MEMBER_REACHABLE') return !(apiDown && allEndpointsEcho);
@@ -74,7 +77,7 @@ export function withoutEchoes(reasons: readonly Reason[], view: ClusterView): Re
       const layer = r.member ? memberLayer.get(r.member.id) : view.endpoints.find((e) => e.endpoint === r.endpoint)?.error?.layer;
       return !echoes(layer);
     }
-    if (r.code === 'MEMBER_NOT_PROBED') return !nodeless.has(r.member?.id);
+    if (r.code === 'MEMBER_NOT_PROBED') return !explained.has(r.member?.id);
     return true;
   });
 }

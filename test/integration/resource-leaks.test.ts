@@ -1,38 +1,15 @@
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { StaticSource } from '../../src/discovery/static-source.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { connectionsTo } from '../helpers/proc-sockets.ts';
 import { clusterEnv } from '../helpers/start-service.ts';
 
 // Thousands of rounds must not leak sockets, timers or memory, with every member up and with one down
 // (each failed call makes etcd3 drop and rebuild that member's channel).
 
 let cluster: EtcdCluster;
-
-/** TCP connections of this process to the given remote ports (from /proc: fd inodes joined with /proc/net/tcp). */
-function connectionsTo(ports: ReadonlySet<number>): number {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      const link = readlinkSync(`/proc/self/fd/${fd}`);
-      const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
-      if (inode) inodes.add(inode);
-    } catch {
-      // closed while listing
-    }
-  }
-  let count = 0;
-  for (const table of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      const remotePort = Number.parseInt(cols[2]?.split(':')[1] ?? '', 16);
-      if (cols[3] !== '0A' && inodes.has(cols[9] ?? '') && ports.has(remotePort)) count++;
-    }
-  }
-  return count;
-}
 
 function openSockets(): number {
   return connectionsTo(new Set(cluster.members.map((m) => Number(new URL(m.clientUrl).port))));

@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { createSource } from '../../src/discovery/create-source.ts';
+import type { MemberSource } from '../../src/discovery/member-source.ts';
+import { Prober } from '../../src/probe/prober.ts';
+import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
+import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
+import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { connectionsTo, socketsOfThisProcess } from '../helpers/proc-sockets.ts';
+
+// A thousand port-forward rounds against the kube-apiserver STAND-IN and a real etcd cluster must not
+// leave tunnels, sockets or loopback listeners behind: tunnels are reused, each member owns one listener,
+// and closing the prober and source closes every one of them.
+
+let cluster: EtcdCluster;
+let api: FakeKubeApiServer;
+let prober: Prober;
+let source: MemberSource;
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function listeners(): number {
+  return socketsOfThisProcess().filter((s) => s.listening).length;
+}
+
+function apiConnections(): number {
+  return connectionsTo(new Set([api.port]));
+}
+
+async function rounds(n: number): Promise<string> {
+  let status = '';
+  for (let i = 0; i < n; i++) status = (await prober.round()).verdict.status;
+  return status;
+}
+
+beforeAll(async () => {
+  cluster = await EtcdCluster.start({ size: 3, tls: true });
+  api = await FakeKubeApiServer.start();
+  cluster.members.forEach((m) => {
+    const url = new URL(m.clientUrl);
+    api.upsertNode(controlPlaneNode(m.name));
+    api.upsertPod(etcdPod(m.name, { backend: { host: url.hostname, port: Number(url.port) } }));
+  });
+  const pki = cluster.pki!;
+  const env = {
+    ETCD_PROBE_KUBECONFIG: await api.writeKubeconfig(mkdtempSync(join(tmpdir(), 'etcd-probe-kube-leaks-')), { auth: 'token' }),
+    ETCD_PROBE_CACERT: pki.caFile,
+    ETCD_PROBE_CERT: pki.clientCertFile,
+    ETCD_PROBE_KEY: pki.clientKeyFile,
+    ETCD_PROBE_TIMEOUT: '1s',
+  };
+  const result = resolveConfig({ env, argv: [], now: new Date() });
+  if (!result.ok) throw new Error(result.errors.join('\n'));
+  const { config, tls } = result;
+  source = createSource({ config, tls, now: Date.now });
+  prober = new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, nodeGraceMs: config.nodeGraceMs, maxRaftGap: config.maxRaftGap }, now: Date.now });
+}, 60_000);
+
+afterAll(async () => {
+  prober?.close();
+  await source?.close();
+  await api?.close();
+  await cluster?.stop();
+});
+
+describe('port-forward resources over many rounds', () => {
+  it('1000 rounds reuse one tunnel and one listener per member; a refused tunnel adds nothing; close frees all', async () => {
+    const listenersBefore = listeners();
+    expect(await rounds(10)).toBe('healthy');
+    const tunnelsAfterWarmup = api.tunnelsOpened;
+    expect(api.openTunnels).toBe(3);
+    expect(listeners() - listenersBefore).toBe(3);
+
+    expect(await rounds(1000)).toBe('healthy');
+    // The same three tunnels carried every round: none was reopened, none is extra.
+    expect(api.tunnelsOpened).toBe(tunnelsAfterWarmup);
+    expect(api.openTunnels).toBe(3);
+    expect(api.openBackendSockets).toBe(3);
+    expect(listeners() - listenersBefore).toBe(3);
+    // The three WebSockets, and no API request connection left lingering (their dispatchers are closed).
+    await settle(100);
+    expect(apiConnections()).toBe(3);
+
+    // A node whose tunnel the API server refuses, round after round: failures add no socket or listener.
+    api.setPortForwardFailure('kube-system', 'etcd-m3', 'refuse');
+    // Restarting the API server drops the open tunnels, so every member must dial a new one.
+    await api.stop();
+    await api.start();
+    expect(await rounds(200)).toBe('degraded');
+    await settle(200);
+    expect(api.openTunnels).toBeLessThanOrEqual(3);
+    expect(listeners() - listenersBefore).toBe(3);
+    expect(apiConnections()).toBeLessThanOrEqual(3);
+    api.setPortForwardFailure('kube-system', 'etcd-m3', null);
+
+    prober.close();
+    await source.close();
+    await settle(300);
+    expect(api.openTunnels).toBe(0);
+    expect(api.openBackendSockets).toBe(0);
+    expect(listeners() - listenersBefore).toBe(0);
+    expect(apiConnections()).toBe(0);
+  }, 180_000);
+});

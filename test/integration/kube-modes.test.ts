@@ -1,0 +1,277 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeCa } from '../fixtures/certs.ts';
+import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
+import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
+import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
+import { get } from '../helpers/http.ts';
+import { checkResponse } from '../helpers/openapi.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+
+// Kubernetes and Cluster API modes against the kube-apiserver STAND-IN (test/fixtures/fake-kube-apiserver:
+// no real API server can run here), whose port-forwards lead to a real 3-member etcd cluster with TLS and
+// --client-cert-auth. The service drives the stand-in with the real @kubernetes/client-node.
+
+interface Health {
+  status: string;
+  mode: string;
+  kubernetes: { cluster: string; transport: string; apiError: { code: string; layer: string } | null } | null;
+  reasons: { code: string; severity: string; member: { name: string } | null; message: string }[];
+}
+interface Members {
+  members: { name: string; healthy: boolean; error: { code: string; layer: string; message: string } | null; node: { name: string; ready: boolean } | null; pod: { name: string; ready: boolean } | null }[];
+}
+
+const TIMEOUT_MS = 1000;
+let cluster: EtcdCluster;
+let api: FakeKubeApiServer;
+let dir: string;
+let service: RunningService | null = null;
+
+function backendOf(index: number): { host: string; port: number } {
+  const url = new URL(cluster.members[index]!.clientUrl);
+  return { host: url.hostname, port: Number(url.port) };
+}
+
+/** The workload as kubeadm leaves it: a control-plane node per member, named like it, with its etcd pod. */
+function seedWorkload(): void {
+  cluster.members.forEach((m, i) => {
+    api.upsertNode(controlPlaneNode(m.name, { createdAt: new Date(Date.now() - 3_600_000) }));
+    api.upsertPod(etcdPod(m.name, { backend: backendOf(i), advertiseClientUrl: m.clientUrl }));
+  });
+}
+
+async function kubeconfigService(extra: Record<string, string> = {}): Promise<RunningService> {
+  const pki = cluster.pki!;
+  service = await startService({
+    ETCD_PROBE_KUBECONFIG: await api.writeKubeconfig(dir, { auth: 'cert' }),
+    ETCD_PROBE_CACERT: pki.caFile,
+    ETCD_PROBE_CERT: pki.clientCertFile,
+    ETCD_PROBE_KEY: pki.clientKeyFile,
+    ETCD_PROBE_TIMEOUT: `${TIMEOUT_MS}ms`,
+    ETCD_PROBE_CACHE_TTL: '0s',
+    ...extra,
+  });
+  return service;
+}
+
+async function health(s: RunningService, query = ''): Promise<{ status: number; body: Health }> {
+  const response = await get<Health>(`${s.url}/healthz/etcd${query}`);
+  if (process.env.DEBUG_KUBE) console.error(JSON.stringify(response.body.reasons.map((r) => r.message)));
+  expect(checkResponse('GET', '/healthz/etcd', response)).toEqual([]);
+  return response;
+}
+
+async function members(s: RunningService): Promise<Members> {
+  const response = await get<Members>(`${s.url}/members`);
+  expect(checkResponse('GET', '/members', response)).toEqual([]);
+  return response.body;
+}
+
+beforeAll(async () => {
+  cluster = await EtcdCluster.start({ size: 3, tls: true });
+  dir = mkdtempSync(join(tmpdir(), 'etcd-probe-kube-'));
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+describe('kubeconfig mode through port-forward', () => {
+  beforeAll(async () => {
+    api = await FakeKubeApiServer.start();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+  afterEach(async () => {
+    await service?.close();
+    service = null;
+    seedWorkload();
+    for (const m of cluster.members) api.setPortForwardFailure('kube-system', `etcd-${m.name}`, null);
+  });
+
+  it('is healthy, names mode and cluster, and maps every member to its node and pod', async () => {
+    seedWorkload();
+    const s = await kubeconfigService();
+    const { status, body } = await health(s);
+    expect(body.reasons).toEqual([]);
+    expect(status).toBe(200);
+    expect(body.status).toBe('healthy');
+    expect(body.mode).toBe('kubeconfig');
+    expect(body.kubernetes).toEqual({ cluster: api.url, transport: 'port-forward', apiError: null });
+    const listed = await members(s);
+    const byName = [...listed.members].sort((a, b) => a.name.localeCompare(b.name));
+    expect(byName.map((m) => [m.name, m.healthy, m.node?.name, m.node?.ready, m.pod?.name, m.pod?.ready])).toEqual(
+      cluster.members.map((m) => [m.name, true, m.name, true, `etcd-${m.name}`, true]),
+    );
+    // Every member was reached through its own tunnel, and the stand-in saw the port-forwards.
+    expect(api.openTunnels).toBeGreaterThanOrEqual(3);
+    expect(api.requests.some((r) => r.path === '/api/v1/namespaces/kube-system/pods/etcd-m2/portforward')).toBe(true);
+  });
+
+  it.each([
+    ['refuse', 'PORT_FORWARD_FAILED', 'port-forward', /could not open the port-forward to kube-system\/etcd-m3 on node m3 \(HTTP 500: error dialing backend/],
+    // The kubelet could not connect to the pod's port: nothing listens there, which is etcd's layer.
+    ['error-channel', 'CONNECTION_REFUSED', 'etcd', /through the port-forward, nothing listens on etcd-m3:2379 on node m3/],
+  ] as const)("a node's tunnel failing (%s) is degraded, with code %s at layer %s", async (failure, code, layer, message) => {
+    seedWorkload();
+    api.setPortForwardFailure('kube-system', 'etcd-m3', failure);
+    const s = await kubeconfigService();
+    const { status, body } = await health(s);
+    expect(status).toBe(200);
+    expect(body.status).toBe('degraded');
+    expect(body.reasons.map((r) => [r.code, r.member?.name])).toEqual([['MEMBER_UNREACHABLE', 'm3']]);
+    const m3 = (await members(s)).members.find((m) => m.name === 'm3');
+    expect(m3?.error?.layer).toBe(layer);
+    expect(m3?.error?.code).toBe(code);
+    expect(m3?.error?.message).toMatch(message);
+    expect((await health(s, '?policy=strict')).status).toBe(503);
+  });
+
+  it('reports a stopped API server once, as KUBE_API_UNREACHABLE, unhealthy, within the timeout', async () => {
+    seedWorkload();
+    const s = await kubeconfigService();
+    expect((await health(s)).body.status).toBe('healthy');
+    await api.stop();
+    try {
+      const started = performance.now();
+      const { status, body } = await health(s);
+      const elapsed = performance.now() - started;
+      expect(status).toBe(503);
+      expect(body.status).toBe('unhealthy');
+      expect(body.reasons.map((r) => r.code)).toEqual(['KUBE_API_UNREACHABLE']);
+      expect(body.kubernetes?.apiError?.layer).toBe('kube-api');
+      expect(elapsed).toBeLessThan(TIMEOUT_MS + 500);
+      // The last known members are kept and shown with the kube-api layer, not forgotten.
+      const listed = await members(s);
+      expect(listed.members.map((m) => m.name).sort()).toEqual(['m1', 'm2', 'm3']);
+      expect(listed.members.every((m) => m.error?.layer === 'kube-api')).toBe(true);
+    } finally {
+      await api.start();
+    }
+    await expect.poll(async () => (await health(s)).body.status, { timeout: 10_000 }).toBe('healthy');
+  });
+
+  it('answers within the timeout when the API server hangs, and says why', async () => {
+    seedWorkload();
+    const s = await kubeconfigService();
+    expect((await health(s)).body.status).toBe('healthy');
+    await api.stop();
+    await api.start();
+    api.pause();
+    try {
+      const started = performance.now();
+      const { status, body } = await health(s);
+      const elapsed = performance.now() - started;
+      expect(status).toBe(503);
+      expect(body.reasons.map((r) => r.code)).toEqual(['KUBE_API_UNREACHABLE']);
+      expect(body.reasons[0]?.message).toMatch(/no answer from the API server .* within 1000ms/);
+      // Discovery runs beside the probes of the last known members, so a hung API costs one deadline.
+      expect(elapsed).toBeLessThan(TIMEOUT_MS + 500);
+    } finally {
+      api.resume();
+    }
+  });
+
+  it('reports a member without a node and a node without a member (past the grace period only)', async () => {
+    seedWorkload();
+    api.removeNode('m3');
+    api.upsertNode(controlPlaneNode('cp-new', { createdAt: new Date(Date.now() - 600_000) }));
+    api.upsertNode(controlPlaneNode('cp-joining', { createdAt: new Date(Date.now() - 10_000) }));
+    try {
+      const s = await kubeconfigService();
+      const { body } = await health(s);
+      expect(body.status).toBe('degraded');
+      expect(body.reasons.map((r) => r.code).sort()).toEqual(['MEMBER_WITHOUT_NODE', 'NODE_WITHOUT_MEMBER']);
+      expect(body.reasons.find((r) => r.code === 'NODE_WITHOUT_MEMBER')?.message).toContain('cp-new');
+      expect(body.reasons.find((r) => r.code === 'MEMBER_WITHOUT_NODE')?.member?.name).toBe('m3');
+    } finally {
+      api.removeNode('cp-new');
+      api.removeNode('cp-joining');
+    }
+  });
+
+  it('reports an etcd pod that is not Ready', async () => {
+    seedWorkload();
+    api.setPodReady('kube-system', 'etcd-m2', false);
+    const s = await kubeconfigService();
+    const { status, body } = await health(s);
+    expect(status).toBe(200);
+    expect(body.reasons.map((r) => [r.code, r.member?.name])).toEqual([['ETCD_POD_NOT_READY', 'm2']]);
+    const m2 = (await members(s)).members.find((m) => m.name === 'm2');
+    expect(m2?.pod).toEqual({ name: 'etcd-m2', ready: false });
+  });
+
+  it('direct mode dials the advertised client URLs and never opens a tunnel', async () => {
+    seedWorkload();
+    const tunnelsBefore = api.tunnelsOpened;
+    const s = await kubeconfigService({ ETCD_PROBE_CONNECT: 'direct' });
+    const { status, body } = await health(s);
+    expect(status).toBe(200);
+    expect(body.status).toBe('healthy');
+    expect(body.kubernetes?.transport).toBe('direct');
+    expect(api.tunnelsOpened).toBe(tunnelsBefore);
+  });
+});
+
+describe('Cluster API mode', () => {
+  const NAMESPACE = 'default';
+  const NAME = 'workload-1';
+
+  beforeAll(async () => {
+    api = await FakeKubeApiServer.start();
+    seedWorkload();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+  afterEach(async () => {
+    await service?.close();
+    service = null;
+  });
+
+  async function capiService(caCert: string, caKey: string): Promise<RunningService> {
+    // One stand-in plays both clusters: the management cluster's secrets point back at itself.
+    api.upsertSecret(capiSecret(NAMESPACE, NAME, 'kubeconfig', { value: api.kubeconfig({ auth: 'cert' }) }));
+    api.upsertSecret(capiSecret(NAMESPACE, NAME, 'etcd', { 'tls.crt': caCert, 'tls.key': caKey }));
+    service = await startService({
+      ETCD_PROBE_CAPI_CLUSTER: `${NAMESPACE}/${NAME}`,
+      ETCD_PROBE_MANAGEMENT_KUBECONFIG: await api.writeKubeconfig(dir, { auth: 'token' }),
+      ETCD_PROBE_TIMEOUT: `${TIMEOUT_MS}ms`,
+      ETCD_PROBE_CACHE_TTL: '0s',
+    });
+    return service;
+  }
+
+  it("mints a client certificate from the <cluster>-etcd CA that real etcd (--client-cert-auth) accepts", async () => {
+    const pki = cluster.pki!;
+    const s = await capiService(readFileSync(pki.caFile, 'utf8'), readFileSync(pki.caKeyFile, 'utf8'));
+    const { status, body } = await health(s);
+    expect(body.reasons).toEqual([]);
+    expect(status).toBe(200);
+    expect(body.mode).toBe('capi');
+    expect(body.kubernetes).toEqual({ cluster: `${NAMESPACE}/${NAME}`, transport: 'port-forward', apiError: null });
+    expect((await members(s)).members.every((m) => m.healthy)).toBe(true);
+    // It read exactly the secrets it needs, and nothing was written anywhere.
+    const secretsRead = new Set(api.requests.filter((r) => r.path.includes('/secrets/')).map((r) => r.path));
+    expect([...secretsRead].sort()).toEqual([`/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-etcd`, `/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-kubeconfig`]);
+    expect(api.requests.every((r) => r.method === 'GET')).toBe(true);
+  });
+
+  it('rejects a wrong CA with layer tls, on every member, and never says healthy', async () => {
+    const wrong = await makeCa('not the etcd CA');
+    const s = await capiService(wrong.cert, wrong.key);
+    const { status, body } = await health(s);
+    expect(status).toBe(503);
+    expect(body.status).toBe('unhealthy');
+    const listed = await members(s);
+    expect(listed.members.length === 0 || listed.members.every((m) => m.error?.layer === 'tls')).toBe(true);
+    expect(body.reasons.map((r) => r.code)).toEqual(['NO_MEMBER_REACHABLE']);
+    expect(body.reasons[0]?.message).toMatch(/TLS: etcd's serving certificate is not signed by the configured CA/);
+  });
+});
