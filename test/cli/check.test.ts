@@ -9,7 +9,7 @@ import type { EndpointObservation } from '../../src/probe/observations.ts';
 import { renderVerdictSummary } from '../../src/cli/verdict-summary.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { round, three, type FakeMember } from '../probe/observation-builders.ts';
-import { snapshotOf } from './snapshot-builder.ts';
+import { snapshotOf } from '../probe/snapshot-builder.ts';
 
 // check over a scripted member source: exit codes by verdict, both formats, and every client closed.
 // The same command runs against real etcd in test/integration/cli.test.ts.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STATUS_COLUMNS, renderStatusTable, renderTable, statusRows } from '../../src/cli/status-table.ts';
 import { round, three } from '../probe/observation-builders.ts';
-import { snapshotOf } from './snapshot-builder.ts';
+import { snapshotOf } from '../probe/snapshot-builder.ts';
 
 describe('renderTable', () => {
   it('boxes the rows as etcdctl does: headers centred, values right-aligned, the last column left-aligned', () => {
