@@ -5,7 +5,8 @@ import type { Snapshot } from '../probe/snapshot.ts';
 export function renderVerdictSummary(snapshot: Snapshot): string {
   const { verdict, view } = snapshot;
   const q = verdict.quorum;
-  const leader = verdict.leader ? label(verdict.leader) : 'none';
+  // The table names members by ID only (as etcdctl does), so the leader is given by both.
+  const leader = verdict.leader ? `${label(verdict.leader)} (${verdict.leader.id})` : 'none';
   const lines = [
     `status: ${verdict.status}`,
     `quorum: ${q.healthyVoting} of ${q.voting} voting members healthy, ${q.required} required, can lose ${q.faultTolerance} more`,

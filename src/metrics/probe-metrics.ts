@@ -5,6 +5,7 @@ import type { Snapshot } from '../probe/snapshot.ts';
 import type { HealthStatus } from '../probe/verdict.ts';
 
 const STATUSES: readonly HealthStatus[] = ['healthy', 'degraded', 'unhealthy'];
+const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const RPCS = ['status', 'health', 'member_list', 'alarm_list'] as const;
 
 function memberLabel(m: Pick<MemberView, 'name' | 'id'>): string {
@@ -40,6 +41,9 @@ export class ProbeMetrics {
 
   constructor(options: ProbeMetricsOptions) {
     collectDefaultMetrics({ register: this.registry });
+    // prom-client's gauges named *_total break the naming convention (promtool check metrics flags them,
+    // prometheus/client_js#283); `sum without (type)` of their per-type siblings gives the same numbers.
+    for (const name of NON_COUNTER_TOTALS) this.registry.removeSingleMetric(name);
     this.#quota.set(options.quotaBytes);
   }
 

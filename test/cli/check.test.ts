@@ -96,7 +96,7 @@ describe('the table report', () => {
     expect(text.endsWith(summary)).toBe(true);
     expect(summary).toContain('status: degraded\n');
     expect(summary).toContain('quorum: 2 of 3 voting members healthy, 2 required, can lose 0 more\n');
-    expect(summary).toContain('leader: m-a\n');
+    expect(summary).toContain('leader: m-a (a)\n');
     expect(summary).toMatch(/\n {2}MEMBER_UNREACHABLE \(degraded\): m-c at https:\/\/m-c:2379: connection refused\n {4}hint: Check that etcd runs on that member/);
   });
 

@@ -71,7 +71,11 @@ describe('etcd-probe check against a real cluster', () => {
     const rows = tableRows(r.stdout);
     expect(rows).toHaveLength(3);
     expect(rows.map((row) => row[column('ENDPOINT')]).sort()).toEqual(cluster.members.map((m) => m.clientUrl).sort());
-    expect(rows.filter((row) => row[column('IS LEADER')] === 'true')).toHaveLength(1);
+    const leaders = rows.filter((row) => row[column('IS LEADER')] === 'true');
+    expect(leaders).toHaveLength(1);
+    const leaderIndex = await cluster.leaderIndex();
+    expect(r.stdout).toContain(`\nleader: ${cluster.member(leaderIndex).name} (${leaders[0]?.[column('ID')]})\n`);
+    expect(leaders[0]?.[column('ENDPOINT')]).toBe(cluster.member(leaderIndex).clientUrl);
     for (const row of rows) {
       expect(row[column('ID')]).toMatch(/^[0-9a-f]{1,16}$/);
       expect(row[column('VERSION')]).toMatch(/^3\.\d+\.\d+$/);

@@ -33,3 +33,11 @@ describe('ProbeMetrics for the alert rules', () => {
     expect(text).toMatch(/^etcd_probe_reason_active\{code="MEMBER_UNREACHABLE",severity="degraded"\} 1$/m);
   });
 });
+
+describe("ProbeMetrics's default Node metrics", () => {
+  it('keeps the per-type handle and request gauges but not their *_total duplicates (gauges named like counters)', async () => {
+    const text = await scrape(new ProbeMetrics({ quotaBytes: 1 }));
+    expect(text).toContain('# TYPE nodejs_active_handles gauge');
+    expect(text).not.toMatch(/^nodejs_active_(handles|requests|resources)_total/m);
+  });
+});
