@@ -4,6 +4,7 @@ import { runCheck } from './cli/check.ts';
 import { parseCommandLine } from './cli/command-line.ts';
 import { EXIT_CONFIG, EXIT_SOFTWARE } from './cli/exit-codes.ts';
 import { serve } from './cli/serve.ts';
+import { ConfigError } from './config/config-error.ts';
 import { resolveConfig } from './config/resolve-config.ts';
 import { usage } from './config/usage.ts';
 import { createLogger, stderrDestination } from './log/logger.ts';
@@ -40,6 +41,11 @@ async function main(): Promise<void> {
       // No process.exit: the process ends when check has closed everything it opened.
       process.exitCode = await runCheck({ config: result.config, tls: result.tls, output: line.output, write: (t) => process.stdout.write(t) });
     } catch (error) {
+      if (error instanceof ConfigError) {
+        process.stderr.write(`etcd-probe: ${error.message}\n`);
+        process.exitCode = EXIT_CONFIG;
+        return;
+      }
       process.stderr.write(`etcd-probe: check failed, the cluster's health is unknown: ${(error as Error).stack ?? String(error)}\n`);
       process.exitCode = EXIT_SOFTWARE;
     }

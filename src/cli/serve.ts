@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { buildApp, type App } from '../app.ts';
+import { ConfigError } from '../config/config-error.ts';
 import type { ConfigResult } from '../config/resolve-config.ts';
 import { EXIT_CONFIG } from './exit-codes.ts';
 
@@ -24,7 +25,16 @@ export interface Serving {
 export async function serve(options: ServeOptions): Promise<Serving | null> {
   const { resolved, logger, exit } = options;
   const { config, tls } = resolved;
-  const app = buildApp({ config, tls, logger });
+  let app: App;
+  try {
+    app = buildApp({ config, tls, logger });
+  } catch (error) {
+    // Building the member source may find a setting unusable (a mode's files, say): still a config error.
+    if (!(error instanceof ConfigError)) throw error;
+    options.writeError(`etcd-probe: ${error.message}\n`);
+    exit(EXIT_CONFIG);
+    return null;
+  }
   try {
     await app.server.listen({ host: config.listen.host, port: config.listen.port });
   } catch (error) {
