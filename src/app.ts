@@ -46,15 +46,41 @@ export interface App {
   readonly routes: readonly string[];
 }
 
+/** A prober and the member source it reads, built from config; `close()` releases both. */
+export interface ProbeCore {
+  readonly prober: Prober;
+  readonly source: MemberSource;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the prober the way every command does (the server and `etcd-probe check`), so that how the
+ * member source is chosen from config lives in one place.
+ */
+export function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now' | 'source'>): ProbeCore {
+  const { config } = options;
+  const now = options.now ?? Date.now;
+  const source = options.source ?? createSource({ config, tls: options.tls, now });
+  const thresholds = { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap, nodeGraceMs: config.nodeGraceMs };
+  const prober = new Prober({ source, thresholds, now });
+  return {
+    prober,
+    source,
+    async close() {
+      prober.close();
+      await source.close();
+    },
+  };
+}
+
 /** Builds the service (routes, probe, cache, metrics) without listening; closing the server closes it all. */
 export function buildApp(options: AppOptions): App {
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const lifecycle = options.lifecycle ?? new Lifecycle();
-  const source = options.source ?? createSource({ config, tls: options.tls, now });
-  const thresholds = { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap, nodeGraceMs: config.nodeGraceMs };
-  const prober = new Prober({ source, thresholds, now });
-  const metrics = new ProbeMetrics();
+  const core = buildProbeCore({ ...options, now });
+  const { prober } = core;
+  const metrics = new ProbeMetrics({ quotaBytes: config.quotaBytes });
   const logVerdict = createVerdictLogger(logger);
   const cache = new RoundCache<Snapshot>({
     load: async () => {
@@ -104,8 +130,7 @@ export function buildApp(options: AppOptions): App {
   server.addHook('onClose', async () => {
     lifecycle.beginShutdown();
     await cache.settle();
-    prober.close();
-    await source.close();
+    await core.close();
   });
   return { server, lifecycle, cache, metrics, prober, routes };
 }

@@ -1,14 +1,13 @@
+#!/usr/bin/env node
 import type { Logger } from 'pino';
-import { buildApp } from './app.ts';
+import { runCheck } from './cli/check.ts';
+import { parseCommandLine } from './cli/command-line.ts';
+import { EXIT_CONFIG, EXIT_SOFTWARE } from './cli/exit-codes.ts';
+import { serve } from './cli/serve.ts';
 import { ConfigError } from './config/config-error.ts';
 import { resolveConfig } from './config/resolve-config.ts';
 import { usage } from './config/usage.ts';
-import { createLogger } from './log/logger.ts';
-
-/** sysexits.h EX_CONFIG: the configuration is wrong. */
-const EXIT_CONFIG = 78;
-/** How long a graceful shutdown may take before the process exits anyway. */
-const SHUTDOWN_BOUND_MS = 10_000;
+import { createLogger, stderrDestination } from './log/logger.ts';
 
 function routeProcessWarnings(logger: Logger): void {
   // gRPC sets the TLS servername to the host even when it is an IP (DEP0123); that is expected here.
@@ -21,56 +20,47 @@ function routeProcessWarnings(logger: Logger): void {
 }
 
 async function main(): Promise<void> {
-  const result = resolveConfig({ env: process.env, argv: process.argv.slice(2), now: new Date() });
-  if (result.help) {
-    process.stdout.write(usage());
+  const line = parseCommandLine(process.argv.slice(2));
+  if (line.help) {
+    process.stdout.write(usage(line.help));
     return;
   }
-  if (!result.ok) {
-    for (const error of result.errors) process.stderr.write(`etcd-probe: ${error.message}\n`);
+  const result = resolveConfig({ env: process.env, argv: line.settings, now: new Date() });
+  const errors = [...line.errors, ...(result.ok ? [] : result.errors)];
+  if (!result.ok || errors.length > 0) {
+    for (const error of errors) process.stderr.write(`etcd-probe: ${error.message}\n`);
     process.exit(EXIT_CONFIG);
   }
-  const { config, tls } = result;
-  const logger = createLogger(config.logLevel);
+  // check keeps stdout for its report (-o json must parse), so its logs go to stderr.
+  const logger = createLogger(result.config.logLevel, line.command === 'check' ? stderrDestination() : undefined);
   routeProcessWarnings(logger);
   for (const warning of result.warnings) logger.warn(warning);
 
-  let app: ReturnType<typeof buildApp>;
-  try {
-    app = buildApp({ config, tls, logger });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`etcd-probe: ${error.message}\n`);
-    process.exit(EXIT_CONFIG);
-  }
-  try {
-    await app.server.listen({ host: config.listen.host, port: config.listen.port });
-  } catch (error) {
-    const source = result.sources.listen ?? 'ETCD_PROBE_LISTEN';
-    process.stderr.write(`etcd-probe: ${source}: cannot listen on ${config.listen.host}:${config.listen.port}: ${(error as Error).message}\n`);
-    process.exit(EXIT_CONFIG);
-  }
-  logger.info({ mode: config.mode, endpoints: config.mode === 'static' ? config.endpoints : undefined, kubeconfig: config.kubeconfig, capiCluster: config.capiCluster, policy: config.policy, cacheTtlMs: config.cacheTtlMs, timeoutMs: config.timeoutMs, discover: config.discover, caFile: config.caFile, certFile: config.certFile }, 'etcd-probe listening');
-
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
+  if (line.command === 'check') {
+    try {
+      // No process.exit: the process ends when check has closed everything it opened.
+      process.exitCode = await runCheck({ config: result.config, tls: result.tls, output: line.output, write: (t) => process.stdout.write(t) });
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        process.stderr.write(`etcd-probe: ${error.message}\n`);
+        process.exitCode = EXIT_CONFIG;
+        return;
+      }
+      process.stderr.write(`etcd-probe: check failed, the cluster's health is unknown: ${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = EXIT_SOFTWARE;
     }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    app.lifecycle.beginShutdown();
-    setTimeout(() => {
-      logger.error('shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, SHUTDOWN_BOUND_MS).unref();
-    await app.server.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', (s) => void stop(s));
-  process.on('SIGINT', (s) => void stop(s));
+    return;
+  }
+
+  const serving = await serve({
+    resolved: result,
+    logger,
+    writeError: (t) => process.stderr.write(t),
+    exit: (code) => process.exit(code),
+  });
+  if (!serving) return;
+  process.on('SIGTERM', (s) => void serving.stop(s));
+  process.on('SIGINT', (s) => void serving.stop(s));
 }
 
 await main();

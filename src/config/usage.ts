@@ -1,21 +1,55 @@
+import type { HelpTopic } from '../cli/command-line.ts';
 import { SETTINGS } from './settings.ts';
 
-/** The --help text, generated from the settings table so that it cannot drift from it. */
-export function usage(): string {
-  const rows = SETTINGS.map((s) => {
+function settingRows(): string[] {
+  return SETTINGS.map((s) => {
     const fallback = s.fallback === null ? '' : ` (default ${s.fallback})`;
     return `  --${s.flag.padEnd(14)} ${s.env.padEnd(24)} ${s.help}${fallback}`;
   });
-  return [
-    'Usage: etcd-probe [flags]',
-    '',
-    'Serves /healthz/etcd, /members, /alarms and /metrics about an etcd cluster.',
-    'Every flag can be set by its environment variable; a flag wins over the variable.',
-    '',
-    ...rows,
-    '  -h, --help                                 show this help',
-    '',
-    'Exit codes: 0 after a clean shutdown, 78 on a configuration error, 1 when the service fails.',
-    '',
-  ].join('\n');
+}
+
+const SETTINGS_INTRO = 'Every flag can be set by its environment variable; a flag wins over the variable.';
+const HELP_ROW = '  -h, --help                                 show this help';
+
+const TOPICS: Readonly<Record<HelpTopic, { readonly head: readonly string[]; readonly exits: readonly string[] }>> = {
+  overview: {
+    head: [
+      'Usage: etcd-probe [serve|check] [flags]',
+      '',
+      'Commands:',
+      '  serve   (the default) serve /healthz/etcd, /members, /alarms and /metrics about an etcd cluster',
+      '  check   probe the cluster once, print a table of the members and the verdict, exit by the verdict',
+      '',
+      'etcd-probe serve --help and etcd-probe check --help describe each command.',
+    ],
+    exits: [
+      'Exit codes: serve: 0 after a clean shutdown, 1 when the service fails;',
+      'check: 0 healthy, 1 degraded, 2 unhealthy, 70 when the probe itself fails;',
+      'both: 78 on a configuration error (a bad flag, variable or command).',
+    ],
+  },
+  serve: {
+    head: ['Usage: etcd-probe [serve] [flags]', '', 'Serves /healthz/etcd, /members, /alarms and /metrics about an etcd cluster.'],
+    exits: ['Exit codes: 0 after a clean shutdown, 78 on a configuration error, 1 when the service fails.'],
+  },
+  check: {
+    head: [
+      'Usage: etcd-probe check [-o table|json] [flags]',
+      '',
+      'Probes the etcd cluster once, with the same settings as serve, and prints the members as a table',
+      '(like etcdctl endpoint status) followed by the verdict, its reasons and hints; logs go to stderr.',
+      '',
+      '  -o, --output FORMAT                        table (default) or json: the /healthz/etcd document',
+    ],
+    exits: [
+      'Exit codes: 0 healthy, 1 degraded, 2 unhealthy, 70 when the probe itself fails,',
+      '78 on a configuration error. (ETCD_PROBE_POLICY only sets the JSON document\'s policy field.)',
+    ],
+  },
+};
+
+/** The --help text of a command (or the overview), its flag rows generated from the settings table. */
+export function usage(topic: HelpTopic = 'overview'): string {
+  const { head, exits } = TOPICS[topic];
+  return [...head, '', SETTINGS_INTRO, '', ...settingRows(), HELP_ROW, '', ...exits, ''].join('\n');
 }

@@ -31,3 +31,8 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     destination,
   );
 }
+
+/** Standard error, written synchronously: for commands whose stdout carries their report. */
+export function stderrDestination(): DestinationStream {
+  return pino.destination({ dest: 2, sync: true });
+}

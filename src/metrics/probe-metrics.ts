@@ -5,10 +5,17 @@ import type { Snapshot } from '../probe/snapshot.ts';
 import type { HealthStatus } from '../probe/verdict.ts';
 
 const STATUSES: readonly HealthStatus[] = ['healthy', 'degraded', 'unhealthy'];
+const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const RPCS = ['status', 'health', 'member_list', 'alarm_list'] as const;
 
 function memberLabel(m: Pick<MemberView, 'name' | 'id'>): string {
   return m.name === '' ? m.id : m.name;
+}
+
+/** What the metrics report besides rounds: the settings that alert rules compare round facts with. */
+export interface ProbeMetricsOptions {
+  /** etcd's backend quota as configured (ETCD_PROBE_QUOTA_BYTES), exported for database-size alerts. */
+  readonly quotaBytes: number;
 }
 
 /** The service's own Prometheus registry: the latest round's facts, and counters of rounds and requests. */
@@ -16,6 +23,8 @@ export class ProbeMetrics {
   readonly registry = new Registry();
   readonly #clusterStatus = new Gauge({ name: 'etcd_probe_cluster_status', help: 'The current verdict: 1 for the status it has, 0 for the others.', labelNames: ['status'], registers: [this.registry] });
   readonly #faultTolerance = new Gauge({ name: 'etcd_probe_quorum_fault_tolerance', help: 'How many more voting members may fail before quorum is lost.', registers: [this.registry] });
+  readonly #hasLeader = new Gauge({ name: 'etcd_probe_cluster_has_leader', help: 'Whether the latest round found a leader (1) or none (0).', registers: [this.registry] });
+  readonly #quota = new Gauge({ name: 'etcd_probe_quota_backend_bytes', help: "etcd's backend quota as configured for the probe (ETCD_PROBE_QUOTA_BYTES).", registers: [this.registry] });
   readonly #lastRound = new Gauge({ name: 'etcd_probe_last_round_timestamp_seconds', help: 'When the latest probe round finished (Unix time).', registers: [this.registry] });
   readonly #reasons = new Gauge({ name: 'etcd_probe_reason_active', help: 'Reasons of the current verdict, counted by code.', labelNames: ['code', 'severity'], registers: [this.registry] });
   readonly #up = this.#memberGauge('etcd_probe_member_up', 'Whether the member answered Status in the latest round.');
@@ -30,8 +39,12 @@ export class ProbeMetrics {
   readonly #rounds = new Counter({ name: 'etcd_probe_rounds_total', help: 'Probe rounds by verdict.', labelNames: ['status'], registers: [this.registry] });
   readonly #requests = new Counter({ name: 'etcd_probe_requests_total', help: 'Requests served from a probe round, by route and how the cache served them.', labelNames: ['route', 'cache'], registers: [this.registry] });
 
-  constructor() {
+  constructor(options: ProbeMetricsOptions) {
     collectDefaultMetrics({ register: this.registry });
+    // prom-client's gauges named *_total break the naming convention (promtool check metrics flags them,
+    // prometheus/client_js#283); `sum without (type)` of their per-type siblings gives the same numbers.
+    for (const name of NON_COUNTER_TOTALS) this.registry.removeSingleMetric(name);
+    this.#quota.set(options.quotaBytes);
   }
 
   #memberGauge(name: string, help: string): Gauge<'member' | 'id'> {
@@ -43,6 +56,7 @@ export class ProbeMetrics {
     const { verdict, view } = snapshot;
     for (const s of STATUSES) this.#clusterStatus.set({ status: s }, s === verdict.status ? 1 : 0);
     this.#faultTolerance.set(verdict.quorum.faultTolerance);
+    this.#hasLeader.set(verdict.leader === null ? 0 : 1);
     this.#lastRound.set(snapshot.checkedAt / 1000);
     this.#reasons.reset();
     for (const r of verdict.reasons) this.#reasons.inc({ code: r.code, severity: r.severity });

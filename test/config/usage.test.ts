@@ -25,9 +25,27 @@ describe('usage', () => {
   });
 
   it('names --help, the precedence of flags, and the exit codes', () => {
-    expect(lines[0]).toBe('Usage: etcd-probe [flags]');
+    expect(lines[0]).toBe('Usage: etcd-probe [serve|check] [flags]');
     expect(lines.some((l) => /^ {2}-h, --help\s+show this help$/.test(l))).toBe(true);
     expect(usage()).toContain('a flag wins over the variable');
     expect(usage()).toContain('78 on a configuration error');
+  });
+});
+
+describe('usage of each command', () => {
+  it.each(['serve', 'check'] as const)('lists every setting for %s too', (topic) => {
+    const rows = usage(topic)
+      .split('\n')
+      .filter((l) => /^ {2}--[a-z-]+ /.test(l));
+    expect(rows.map((l) => l.trim().split(/\s+/)[0])).toEqual(SETTINGS.map((s) => `--${s.flag}`));
+  });
+
+  it('names the commands in the overview and the exit codes of check in its own help', () => {
+    expect(usage()).toMatch(/^ {2}serve +\(the default\)/m);
+    expect(usage()).toMatch(/^ {2}check +probe the cluster once/m);
+    expect(usage('serve').split('\n')[0]).toBe('Usage: etcd-probe [serve] [flags]');
+    expect(usage('check').split('\n')[0]).toBe('Usage: etcd-probe check [-o table|json] [flags]');
+    expect(usage('check')).toMatch(/^ {2}-o, --output FORMAT +table \(default\) or json/m);
+    expect(usage('check')).toContain('0 healthy, 1 degraded, 2 unhealthy');
   });
 });

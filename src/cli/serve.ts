@@ -1,0 +1,67 @@
+import type { Logger } from 'pino';
+import { buildApp, type App } from '../app.ts';
+import { ConfigError } from '../config/config-error.ts';
+import type { ConfigResult } from '../config/resolve-config.ts';
+import { EXIT_CONFIG } from './exit-codes.ts';
+
+/** How long a graceful shutdown may take before the process exits anyway. */
+export const SHUTDOWN_BOUND_MS = 10_000;
+
+/** What `etcd-probe serve` runs with; exiting and writing errors are injected (main owns the process). */
+export interface ServeOptions {
+  readonly resolved: Extract<ConfigResult, { ok: true }>;
+  readonly logger: Logger;
+  readonly writeError: (text: string) => void;
+  readonly exit: (code: number) => void;
+}
+
+/** The running server: main calls stop() from its signal handlers. */
+export interface Serving {
+  readonly app: App;
+  stop(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** Builds the app and listens; null when the address cannot be bound (reported as a config error, exit 78). */
+export async function serve(options: ServeOptions): Promise<Serving | null> {
+  const { resolved, logger, exit } = options;
+  const { config, tls } = resolved;
+  let app: App;
+  try {
+    app = buildApp({ config, tls, logger });
+  } catch (error) {
+    // Building the member source may find a setting unusable (a mode's files, say): still a config error.
+    if (!(error instanceof ConfigError)) throw error;
+    options.writeError(`etcd-probe: ${error.message}\n`);
+    exit(EXIT_CONFIG);
+    return null;
+  }
+  try {
+    await app.server.listen({ host: config.listen.host, port: config.listen.port });
+  } catch (error) {
+    const source = resolved.sources.listen ?? 'ETCD_PROBE_LISTEN';
+    options.writeError(`etcd-probe: ${source}: cannot listen on ${config.listen.host}:${config.listen.port}: ${(error as Error).message}\n`);
+    exit(EXIT_CONFIG);
+    return null;
+  }
+  logger.info({ mode: config.mode, endpoints: config.mode === 'static' ? config.endpoints : undefined, kubeconfig: config.kubeconfig, capiCluster: config.capiCluster, policy: config.policy, cacheTtlMs: config.cacheTtlMs, timeoutMs: config.timeoutMs, discover: config.discover, caFile: config.caFile, certFile: config.certFile }, 'etcd-probe listening');
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      exit(1);
+      return;
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    app.lifecycle.beginShutdown();
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time; exiting');
+      exit(1);
+    }, SHUTDOWN_BOUND_MS).unref();
+    await app.server.close();
+    logger.info('stopped');
+    exit(0);
+  };
+  return { app, stop };
+}

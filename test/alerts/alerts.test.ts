@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ProbeMetrics } from '../../src/metrics/probe-metrics.ts';
+import { REASONS, type ReasonCode } from '../../src/probe/reason-catalogue.ts';
+import { promtool } from '../fixtures/prometheus.ts';
+
+// The alert rules, checked by Prometheus's own promtool (syntax, and behaviour over scripted series in
+// alerts.promtool.yaml), and held to the metrics the service exports and to the reason catalogue.
+
+const RULES = fileURLToPath(new URL('../../chart/files/alerts.yaml', import.meta.url));
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+interface Rule {
+  alert: string;
+  expr: string;
+  for?: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+const rules = (parse(readFileSync(RULES, 'utf8')) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
+const byName = new Map(rules.map((r) => [r.alert, r]));
+
+/** Alerts that stand for one reason of the verdict carry that reason's hint, word for word. */
+const SAME_HINT: Record<string, ReasonCode> = {
+  EtcdNoLeader: 'NO_LEADER',
+  EtcdDatabaseQuotaHigh: 'DB_QUOTA_HIGH',
+  EtcdMemberDown: 'MEMBER_UNREACHABLE',
+};
+
+describe('chart/files/alerts.yaml', () => {
+  it('passes promtool check rules', () => {
+    const result = promtool(['check', 'rules', RULES]);
+    expect(result.output).toContain('SUCCESS: 6 rules found');
+    expect(result.status).toBe(0);
+  });
+
+  it('passes its promtool unit tests (alerts.promtool.yaml: for durations, labels, annotations)', () => {
+    const result = promtool(['test', 'rules', 'alerts.promtool.yaml'], { cwd: HERE });
+    expect(result.output).toContain('SUCCESS');
+    expect(result.status).toBe(0);
+  });
+
+  it('has the alerts of issue 5, each with a severity, a summary, a description and a hint', () => {
+    expect([...byName.keys()].sort()).toEqual(
+      ['EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeUnhealthy'],
+    );
+    for (const r of rules) {
+      expect(['critical', 'warning'], r.alert).toContain(r.labels.severity);
+      expect(Object.keys(r.annotations).sort(), r.alert).toEqual(['description', 'hint', 'summary']);
+    }
+    expect(byName.get('EtcdProbeDegraded')?.for).toBe('5m');
+  });
+
+  it.each(Object.entries(SAME_HINT))("gives %s the hint of reason %s", (alert, code) => {
+    expect(byName.get(alert)?.annotations.hint).toBe(REASONS[code].hint);
+  });
+
+  it('uses only metrics the service exports', () => {
+    const exported = new Set(new ProbeMetrics({ quotaBytes: 1 }).registry.getMetricsAsArray().map((m) => m.name));
+    const used = new Set(rules.flatMap((r) => [...`${r.expr} ${r.annotations.description}`.matchAll(/\betcd_probe_[a-z_]+/g)].map((m) => m[0])));
+    expect(used.size).toBeGreaterThan(0);
+    for (const name of used) expect(exported, name).toContain(name);
+  });
+});

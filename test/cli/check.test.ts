@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { buildProbeCore } from '../../src/app.ts';
+import { renderCheck, runCheck } from '../../src/cli/check.ts';
+import { exitCodeFor } from '../../src/cli/exit-codes.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import type { MemberSource } from '../../src/discovery/member-source.ts';
+import type { MemberClient } from '../../src/probe/member-client.ts';
+import type { EndpointObservation } from '../../src/probe/observations.ts';
+import { renderVerdictSummary } from '../../src/cli/verdict-summary.ts';
+import { checkResponse } from '../helpers/openapi.ts';
+import { round, three, type FakeMember } from '../probe/observation-builders.ts';
+import { snapshotOf } from '../probe/snapshot-builder.ts';
+
+// check over a scripted member source: exit codes by verdict, both formats, and every client closed.
+// The same command runs against real etcd in test/integration/cli.test.ts.
+
+class ScriptedClient implements MemberClient {
+  closed = false;
+  readonly #o: EndpointObservation;
+  constructor(o: EndpointObservation) {
+    this.#o = o;
+  }
+  async status() { return this.#o.status; }
+  async healthRead() { return this.#o.health; }
+  async memberList() { return this.#o.memberList; }
+  async alarmList() { return this.#o.alarmList ?? { ok: true as const, value: [], ms: 1 }; }
+  close() { this.closed = true; }
+}
+
+function scripted(members: FakeMember[]) {
+  const observations = round(members).endpoints;
+  const clients: ScriptedClient[] = [];
+  let sourceClosed = false;
+  const source: MemberSource = {
+    mode: 'static',
+    async targets() { return observations.map((o) => o.target); },
+    connect(target) {
+      const client = new ScriptedClient(observations.find((o) => o.target.key === target.key) as EndpointObservation);
+      clients.push(client);
+      return client;
+    },
+    async close() { sourceClosed = true; },
+  };
+  return { source, clients, sourceClosed: () => sourceClosed };
+}
+
+async function check(members: FakeMember[], output: 'table' | 'json' = 'table') {
+  const result = resolveConfig({ env: {}, argv: [], now: new Date() });
+  if (!result.ok) throw new Error('bad test config');
+  const s = scripted(members);
+  let out = '';
+  const code = await runCheck({
+    config: result.config,
+    tls: result.tls,
+    output,
+    write: (t) => (out += t),
+    buildCore: (o) => buildProbeCore({ ...o, source: s.source }),
+  });
+  return { code, out, ...s };
+}
+
+describe('exitCodeFor', () => {
+  it('maps healthy, degraded and unhealthy to 0, 1 and 2', () => {
+    expect([exitCodeFor('healthy'), exitCodeFor('degraded'), exitCodeFor('unhealthy')]).toEqual([0, 1, 2]);
+  });
+});
+
+describe('runCheck', () => {
+  it.each([
+    ['healthy', three(), 0],
+    ['degraded', three({ c: { state: 'unreachable' } }), 1],
+    ['unhealthy', three({ b: { state: 'unreachable' }, c: { state: 'unreachable' } }), 2],
+  ] as const)('exits by the verdict when the cluster is %s, and closes every client and the source', async (status, members, code) => {
+    const r = await check([...members]);
+    expect(r.code).toBe(code);
+    expect(r.out).toContain(`status: ${status}\n`);
+    expect(r.clients.length).toBeGreaterThan(0);
+    expect(r.clients.every((c) => c.closed)).toBe(true);
+    expect(r.sourceClosed()).toBe(true);
+  });
+
+  it('prints the /healthz/etcd document with -o json, valid against openapi.yaml', async () => {
+    const r = await check(three({ c: { state: 'unreachable' } }), 'json');
+    const body = JSON.parse(r.out);
+    expect(body.status).toBe('degraded');
+    expect(body.cached).toBe(false);
+    expect(checkResponse('GET', '/healthz/etcd', { status: 200, contentType: 'application/json', body })).toEqual([]);
+  });
+});
+
+describe('the table report', () => {
+  it('follows the table with the verdict, quorum, leader and each reason with its hint', () => {
+    const snapshot = snapshotOf(round(three({ c: { state: 'unreachable' } })));
+    const text = renderCheck(snapshot, { policy: 'quorum' }, 'table', snapshot.checkedAt);
+    const summary = renderVerdictSummary(snapshot);
+    expect(text.endsWith(summary)).toBe(true);
+    expect(summary).toContain('status: degraded\n');
+    expect(summary).toContain('quorum: 2 of 3 voting members healthy, 2 required, can lose 0 more\n');
+    expect(summary).toContain('leader: m-a (a)\n');
+    expect(summary).toMatch(/\n {2}MEMBER_UNREACHABLE \(degraded\): m-c at https:\/\/m-c:2379: connection refused\n {4}hint: Check that etcd runs on that member/);
+  });
+
+  it('says so when there are no reasons', () => {
+    expect(renderVerdictSummary(snapshotOf(round(three())))).toContain('\nreasons: none\n');
+  });
+});
