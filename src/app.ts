@@ -1,9 +1,15 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Server as HttpsServer } from 'node:https';
+import type { Server as TlsServer } from 'node:tls';
+import Fastify, { type FastifyBaseLogger, type FastifyHttpsOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
+import type { LoadedToken } from './auth/bearer-token.ts';
+import { TokenFile } from './auth/token-file.ts';
 import type { Config } from './config/config.ts';
 import type { MemberSource } from './discovery/member-source.ts';
 import { StaticSource } from './discovery/static-source.ts';
+import { installBearerGuard } from './http/bearer-guard.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { httpServerOptions, httpsServerOptions, LISTENER_LIMITS, secureContextOptions } from './http/listener-options.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import type { RouteDeps } from './http/route-deps.ts';
 import { alarmsRoute } from './http/routes/alarms.ts';
@@ -14,14 +20,21 @@ import { openapiRoute } from './http/routes/openapi.ts';
 import { serviceProbeRoutes } from './http/routes/service-probes.ts';
 import { QuietLogController } from './log/request-log.ts';
 import { createVerdictLogger } from './log/verdict-logger.ts';
+import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { ProbeMetrics } from './metrics/probe-metrics.ts';
 import { Prober } from './probe/prober.ts';
 import { RoundCache } from './probe/round-cache.ts';
 import type { Snapshot } from './probe/snapshot.ts';
-import type { TlsMaterial } from './tls/tls-files.ts';
+import { recordExpiry, reloadReporter } from './tls/reload-reporter.ts';
+import { TlsFileReloader } from './tls/tls-file-reloader.ts';
+import type { LoadedTls, TlsFiles, TlsMaterial } from './tls/tls-files.ts';
+import { fixedTls, type TlsProvider } from './tls/tls-provider.ts';
 
 /** Forced (`?fresh=true`) rounds start at most once per second. */
 export const MIN_FORCED_INTERVAL_MS = 1000;
+
+/** How often the listener's certificate and token files are checked for changes, by default. */
+export const RELOAD_INTERVAL_MS = 5000;
 
 /** What the app is built from; the clock, the member source and the lifecycle can be injected. */
 export interface AppOptions {
@@ -33,6 +46,14 @@ export interface AppOptions {
   /** Where the members are and how to reach them; defaults to static endpoints from config. */
   readonly source?: MemberSource;
   readonly lifecycle?: Lifecycle;
+  /** etcd client TLS files, re-read at the start of a round when they changed; absent: `tls` is fixed. */
+  readonly tlsFiles?: TlsFiles;
+  /** The listener's HTTPS files (ca: the client CA) and material as read at start; null or absent: HTTP. */
+  readonly listenerTls?: LoadedTls | null;
+  /** The bearer token's file and token as read at start; null or absent: every route is open. */
+  readonly auth?: LoadedToken | null;
+  /** How often the listener's certificate and the token files are checked for changes. */
+  readonly reloadIntervalMs?: number;
 }
 
 /** The built app and the parts that main and tests reach for. */
@@ -42,6 +63,10 @@ export interface App {
   readonly cache: RoundCache<Snapshot>;
   readonly metrics: ProbeMetrics;
   readonly prober: Prober;
+  /** Whether the listener speaks HTTPS. */
+  readonly secure: boolean;
+  /** Checks the listener's certificate and token files now (the app also does so on a timer). */
+  readonly reloadListenerCredentials: () => void;
   /** Every route registered, as `METHOD /url`, so tests can hold openapi.yaml to it. */
   readonly routes: readonly string[];
 }
@@ -51,11 +76,16 @@ export function buildApp(options: AppOptions): App {
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const lifecycle = options.lifecycle ?? new Lifecycle();
+  const metrics = new ProbeMetrics();
+  const credentialMetrics = new CredentialMetrics(metrics.registry);
+  const etcdTls: TlsProvider = options.tlsFiles
+    ? new TlsFileReloader(options.tlsFiles, options.tls, reloadReporter('etcd-client', logger, credentialMetrics, now))
+    : fixedTls(options.tls);
+  recordExpiry(credentialMetrics, 'etcd-client', options.tls);
   const source =
     options.source ??
-    new StaticSource({ endpoints: config.endpoints, discover: config.discover, tls: options.tls, timeoutMs: config.timeoutMs });
+    new StaticSource({ endpoints: config.endpoints, discover: config.discover, tls: etcdTls, timeoutMs: config.timeoutMs });
   const prober = new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap }, now });
-  const metrics = new ProbeMetrics();
   const logVerdict = createVerdictLogger(logger);
   const cache = new RoundCache<Snapshot>({
     load: async () => {
@@ -69,20 +99,56 @@ export function buildApp(options: AppOptions): App {
     now,
   });
 
-  const server: FastifyInstance = Fastify({
+  const listenerTls = options.listenerTls ?? null;
+  const serverOptions: FastifyServerOptions = {
     loggerInstance: logger as FastifyBaseLogger,
     logController: new QuietLogController(logger),
     // One logger for all requests instead of a pino child per request (a cost on every health poll);
     // the request log lines carry reqId themselves.
     childLoggerFactory: (parent) => parent,
     // The API takes no bodies; anything larger than a small header-only request is refused.
-    bodyLimit: 1024,
-    requestTimeout: 30_000,
+    bodyLimit: LISTENER_LIMITS.bodyLimit,
+    requestTimeout: LISTENER_LIMITS.requestTimeoutMs,
+    keepAliveTimeout: LISTENER_LIMITS.keepAliveTimeoutMs,
     // While closing, a request on a kept-alive connection is still answered truthfully (and told to
     // close): a blanket 503 from /healthz/etcd would tell a load balancer that etcd failed. /readyz
     // says that the service is going away.
     return503OnClosing: false,
-  });
+  };
+  // Fastify types an HTTPS instance apart; the routes and hooks are the same, so one type serves both.
+  const server = (
+    listenerTls
+      ? Fastify({ ...serverOptions, https: httpsServerOptions(listenerTls.material) } as FastifyHttpsOptions<HttpsServer>)
+      : Fastify({ ...serverOptions, http: httpServerOptions() })
+  ) as unknown as FastifyInstance;
+  // Past the limit Node closes new connections at once: refused, never answered with a 503 that a
+  // load balancer would read as "etcd failed".
+  server.server.maxConnections = config.maxConnections;
+  server.server.on('drop', () => credentialMetrics.connectionDropped());
+
+  const reloaders: { refresh(): boolean }[] = [];
+  if (listenerTls) {
+    recordExpiry(credentialMetrics, 'listener', listenerTls.material);
+    const apply = (material: TlsMaterial) => (server.server as unknown as TlsServer).setSecureContext(secureContextOptions(material));
+    reloaders.push(new TlsFileReloader(listenerTls.files, listenerTls.material, reloadReporter('listener', logger, credentialMetrics, now), apply));
+  }
+  if (options.auth) {
+    const tokenEvents = reloadReporter('auth-token', logger, credentialMetrics, now);
+    const token = new TokenFile(options.auth.file, options.auth.token, {
+      reloaded: () => {
+        credentialMetrics.reloaded('auth-token');
+        logger.info({ credentials: 'auth-token' }, 'reloaded the bearer token');
+      },
+      failed: tokenEvents.failed,
+    });
+    reloaders.push(token);
+    installBearerGuard(server, { digest: () => token.digest(), routes: config.authRoutes });
+  }
+  const reloadListenerCredentials = () => {
+    for (const reloader of reloaders) reloader.refresh();
+  };
+  const reloadTimer = reloaders.length > 0 ? setInterval(reloadListenerCredentials, options.reloadIntervalMs ?? RELOAD_INTERVAL_MS) : null;
+  reloadTimer?.unref();
   const routes: string[] = [];
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
@@ -103,10 +169,11 @@ export function buildApp(options: AppOptions): App {
     done(null, payload);
   });
   server.addHook('onClose', async () => {
+    if (reloadTimer) clearInterval(reloadTimer);
     lifecycle.beginShutdown();
     await cache.settle();
     prober.close();
     await source.close();
   });
-  return { server, lifecycle, cache, metrics, prober, routes };
+  return { server, lifecycle, cache, metrics, prober, secure: listenerTls !== null, reloadListenerCredentials, routes };
 }

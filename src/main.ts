@@ -6,7 +6,7 @@ import { createLogger } from './log/logger.ts';
 
 /** sysexits.h EX_CONFIG: the configuration is wrong. */
 const EXIT_CONFIG = 78;
-/** How long a graceful shutdown may take before the process exits anyway. */
+/** How long a graceful shutdown may take (after ETCD_PROBE_SHUTDOWN_DELAY) before the process exits anyway. */
 const SHUTDOWN_BOUND_MS = 10_000;
 
 function routeProcessWarnings(logger: Logger): void {
@@ -34,7 +34,14 @@ async function main(): Promise<void> {
   routeProcessWarnings(logger);
   for (const warning of result.warnings) logger.warn(warning);
 
-  const app = buildApp({ config, tls, logger });
+  const app = buildApp({
+    config,
+    tls,
+    logger,
+    tlsFiles: result.tlsFiles,
+    listenerTls: result.listenerTls,
+    auth: result.auth,
+  });
   try {
     await app.server.listen({ host: config.listen.host, port: config.listen.port });
   } catch (error) {
@@ -42,7 +49,22 @@ async function main(): Promise<void> {
     process.stderr.write(`etcd-probe: ${source}: cannot listen on ${config.listen.host}:${config.listen.port}: ${(error as Error).message}\n`);
     process.exit(EXIT_CONFIG);
   }
-  logger.info({ endpoints: config.endpoints, policy: config.policy, cacheTtlMs: config.cacheTtlMs, timeoutMs: config.timeoutMs, discover: config.discover, caFile: config.caFile, certFile: config.certFile }, 'etcd-probe listening');
+  logger.info(
+    {
+      endpoints: config.endpoints,
+      policy: config.policy,
+      cacheTtlMs: config.cacheTtlMs,
+      timeoutMs: config.timeoutMs,
+      discover: config.discover,
+      caFile: config.caFile,
+      certFile: config.certFile,
+      scheme: app.secure ? 'https' : 'http',
+      clientCertificates: config.tlsClientCaFile !== null,
+      guardedRoutes: result.auth === null ? [] : config.authRoutes,
+      maxConnections: config.maxConnections,
+    },
+    'etcd-probe listening',
+  );
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
@@ -51,12 +73,15 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down');
     app.lifecycle.beginShutdown();
     setTimeout(() => {
       logger.error('shutdown did not finish in time; exiting');
       process.exit(1);
-    }, SHUTDOWN_BOUND_MS).unref();
+    }, config.shutdownDelayMs + SHUTDOWN_BOUND_MS).unref();
+    // /readyz fails from now on; serving on for the delay lets endpoints controllers and load balancers
+    // take the pod out of rotation before its listener goes away.
+    if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     await app.server.close();
     logger.info('stopped');
     process.exit(0);

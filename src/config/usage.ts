@@ -4,7 +4,7 @@ import { SETTINGS } from './settings.ts';
 export function usage(): string {
   const rows = SETTINGS.map((s) => {
     const fallback = s.fallback === null ? '' : ` (default ${s.fallback})`;
-    return `  --${s.flag.padEnd(14)} ${s.env.padEnd(24)} ${s.help}${fallback}`;
+    return `  --${s.flag.padEnd(16)} ${s.env.padEnd(26)} ${s.help}${fallback}`;
   });
   return [
     'Usage: etcd-probe [flags]',
@@ -13,7 +13,7 @@ export function usage(): string {
     'Every flag can be set by its environment variable; a flag wins over the variable.',
     '',
     ...rows,
-    '  -h, --help                                 show this help',
+    '  -h, --help                                     show this help',
     '',
     'Exit codes: 0 after a clean shutdown, 78 on a configuration error, 1 when the service fails.',
     '',

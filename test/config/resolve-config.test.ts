@@ -25,6 +25,13 @@ describe('resolveConfig: defaults', () => {
       quotaBytes: 2 * 2 ** 30,
       maxRaftGap: 1000,
       logLevel: 'info',
+      authTokenFile: null,
+      authRoutes: ['/members', '/alarms', '/metrics'],
+      tlsCertFile: null,
+      tlsKeyFile: null,
+      tlsClientCaFile: null,
+      maxConnections: 1024,
+      shutdownDelayMs: 0,
     } satisfies Config);
     expect(result.sources).toEqual({});
     expect(result.warnings).toEqual([]);
@@ -35,6 +42,8 @@ describe('resolveConfig: defaults', () => {
       cert: { path: null, source: 'ETCD_PROBE_CERT' },
       key: { path: null, source: 'ETCD_PROBE_KEY' },
     });
+    expect(result.listenerTls).toBeNull();
+    expect(result.auth).toBeNull();
   });
 
   it('ignores variables outside its prefix', () => {

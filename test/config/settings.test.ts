@@ -25,7 +25,7 @@ describe('SETTINGS', () => {
     for (const s of SETTINGS) {
       if (s.fallback !== null) expect(() => s.parse(s.fallback as string)).not.toThrow();
     }
-    expect(SETTINGS.filter((s) => s.fallback === null).map((s) => s.key)).toEqual(['caFile', 'certFile', 'keyFile']);
+    expect(SETTINGS.filter((s) => s.fallback === null).map((s) => s.key)).toEqual(['caFile', 'certFile', 'keyFile', 'authTokenFile', 'tlsCertFile', 'tlsKeyFile', 'tlsClientCaFile']);
   });
 
   it('bounds the durations as its help says', () => {
