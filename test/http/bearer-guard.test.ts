@@ -11,7 +11,7 @@ import { checkResponse } from '../helpers/openapi.ts';
 import { scriptedSource } from '../helpers/scripted-source.ts';
 import { round, three } from '../probe/observation-builders.ts';
 
-// The bearer guard over a scripted member source; the same against real etcd is in test/integration/listener-auth.test.ts.
+// The bearer guard over a scripted member source; the same against real etcd is in test/integration/listener-security.test.ts.
 
 const TOKEN = 'Zm9vYmFy-token.1';
 const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-guard-'));
