@@ -1,16 +1,12 @@
-import type { Server as HttpsServer } from 'node:https';
-import type { Server as TlsServer } from 'node:tls';
-import Fastify, { type FastifyBaseLogger, type FastifyHttpsOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
-import { TokenFile } from './auth/token-file.ts';
 import type { Config } from './config/config.ts';
 import type { MemberSource } from './discovery/member-source.ts';
 import { StaticSource } from './discovery/static-source.ts';
-import { installBearerGuard } from './http/bearer-guard.ts';
 import { installErrorHandling } from './http/error-handler.ts';
-import { httpServerOptions, httpsServerOptions, LISTENER_LIMITS, secureContextOptions } from './http/listener-options.ts';
 import { Lifecycle } from './http/lifecycle.ts';
+import { createListener } from './http/listener.ts';
 import type { RouteDeps } from './http/route-deps.ts';
 import { alarmsRoute } from './http/routes/alarms.ts';
 import { healthzRoute } from './http/routes/healthz.ts';
@@ -18,7 +14,6 @@ import { membersRoutes } from './http/routes/members.ts';
 import { metricsRoute } from './http/routes/metrics.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
 import { serviceProbeRoutes } from './http/routes/service-probes.ts';
-import { QuietLogController } from './log/request-log.ts';
 import { createVerdictLogger } from './log/verdict-logger.ts';
 import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { ProbeMetrics } from './metrics/probe-metrics.ts';
@@ -32,9 +27,6 @@ import { fixedTls, type TlsProvider } from './tls/tls-provider.ts';
 
 /** Forced (`?fresh=true`) rounds start at most once per second. */
 export const MIN_FORCED_INTERVAL_MS = 1000;
-
-/** How often the listener's certificate and token files are checked for changes, by default. */
-export const RELOAD_INTERVAL_MS = 5000;
 
 /** What the app is built from; the clock, the member source and the lifecycle can be injected. */
 export interface AppOptions {
@@ -65,8 +57,6 @@ export interface App {
   readonly prober: Prober;
   /** Whether the listener speaks HTTPS. */
   readonly secure: boolean;
-  /** Checks the listener's certificate and token files now (the app also does so on a timer). */
-  readonly reloadListenerCredentials: () => void;
   /** Every route registered, as `METHOD /url`, so tests can hold openapi.yaml to it. */
   readonly routes: readonly string[];
 }
@@ -99,56 +89,16 @@ export function buildApp(options: AppOptions): App {
     now,
   });
 
-  const listenerTls = options.listenerTls ?? null;
-  const serverOptions: FastifyServerOptions = {
-    loggerInstance: logger as FastifyBaseLogger,
-    logController: new QuietLogController(logger),
-    // One logger for all requests instead of a pino child per request (a cost on every health poll);
-    // the request log lines carry reqId themselves.
-    childLoggerFactory: (parent) => parent,
-    // The API takes no bodies; anything larger than a small header-only request is refused.
-    bodyLimit: LISTENER_LIMITS.bodyLimit,
-    requestTimeout: LISTENER_LIMITS.requestTimeoutMs,
-    keepAliveTimeout: LISTENER_LIMITS.keepAliveTimeoutMs,
-    // While closing, a request on a kept-alive connection is still answered truthfully (and told to
-    // close): a blanket 503 from /healthz/etcd would tell a load balancer that etcd failed. /readyz
-    // says that the service is going away.
-    return503OnClosing: false,
-  };
-  // Fastify types an HTTPS instance apart; the routes and hooks are the same, so one type serves both.
-  const server = (
-    listenerTls
-      ? Fastify({ ...serverOptions, https: httpsServerOptions(listenerTls.material) } as FastifyHttpsOptions<HttpsServer>)
-      : Fastify({ ...serverOptions, http: httpServerOptions() })
-  ) as unknown as FastifyInstance;
-  // Past the limit Node closes new connections at once: refused, never answered with a 503 that a
-  // load balancer would read as "etcd failed".
-  server.server.maxConnections = config.maxConnections;
-  server.server.on('drop', () => credentialMetrics.connectionDropped());
-
-  const reloaders: { refresh(): boolean }[] = [];
-  if (listenerTls) {
-    recordExpiry(credentialMetrics, 'listener', listenerTls.material);
-    const apply = (material: TlsMaterial) => (server.server as unknown as TlsServer).setSecureContext(secureContextOptions(material));
-    reloaders.push(new TlsFileReloader(listenerTls.files, listenerTls.material, reloadReporter('listener', logger, credentialMetrics, now), apply));
-  }
-  if (options.auth) {
-    const tokenEvents = reloadReporter('auth-token', logger, credentialMetrics, now);
-    const token = new TokenFile(options.auth.file, options.auth.token, {
-      reloaded: () => {
-        credentialMetrics.reloaded('auth-token');
-        logger.info({ credentials: 'auth-token' }, 'reloaded the bearer token');
-      },
-      failed: tokenEvents.failed,
-    });
-    reloaders.push(token);
-    installBearerGuard(server, { digest: () => token.digest(), routes: config.authRoutes });
-  }
-  const reloadListenerCredentials = () => {
-    for (const reloader of reloaders) reloader.refresh();
-  };
-  const reloadTimer = reloaders.length > 0 ? setInterval(reloadListenerCredentials, options.reloadIntervalMs ?? RELOAD_INTERVAL_MS) : null;
-  reloadTimer?.unref();
+  const listener = createListener({
+    config,
+    logger,
+    metrics: credentialMetrics,
+    now,
+    tls: options.listenerTls ?? null,
+    auth: options.auth ?? null,
+    ...(options.reloadIntervalMs === undefined ? {} : { reloadIntervalMs: options.reloadIntervalMs }),
+  });
+  const { server } = listener;
   const routes: string[] = [];
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
@@ -169,11 +119,11 @@ export function buildApp(options: AppOptions): App {
     done(null, payload);
   });
   server.addHook('onClose', async () => {
-    if (reloadTimer) clearInterval(reloadTimer);
+    listener.stopReloading();
     lifecycle.beginShutdown();
     await cache.settle();
     prober.close();
     await source.close();
   });
-  return { server, lifecycle, cache, metrics, prober, secure: listenerTls !== null, reloadListenerCredentials, routes };
+  return { server, lifecycle, cache, metrics, prober, secure: listener.secure, routes };
 }
