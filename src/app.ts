@@ -1,10 +1,12 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { LoadedToken } from './auth/bearer-token.ts';
 import type { Config } from './config/config.ts';
 import type { MemberSource } from './discovery/member-source.ts';
 import { createSource } from './discovery/create-source.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { Lifecycle } from './http/lifecycle.ts';
+import { createListener } from './http/listener.ts';
 import type { RouteDeps } from './http/route-deps.ts';
 import { alarmsRoute } from './http/routes/alarms.ts';
 import { healthzRoute } from './http/routes/healthz.ts';
@@ -12,13 +14,16 @@ import { membersRoutes } from './http/routes/members.ts';
 import { metricsRoute } from './http/routes/metrics.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
 import { serviceProbeRoutes } from './http/routes/service-probes.ts';
-import { QuietLogController } from './log/request-log.ts';
 import { createVerdictLogger } from './log/verdict-logger.ts';
+import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { ProbeMetrics } from './metrics/probe-metrics.ts';
 import { Prober } from './probe/prober.ts';
 import { RoundCache } from './probe/round-cache.ts';
 import type { Snapshot } from './probe/snapshot.ts';
-import type { TlsMaterial } from './tls/tls-files.ts';
+import { recordExpiry, reloadReporter } from './tls/reload-reporter.ts';
+import { TlsFileReloader } from './tls/tls-file-reloader.ts';
+import type { LoadedTls, TlsFiles, TlsMaterial } from './tls/tls-files.ts';
+import { fixedTls, type TlsProvider } from './tls/tls-provider.ts';
 
 /** Forced (`?fresh=true`) rounds start at most once per second. */
 export const MIN_FORCED_INTERVAL_MS = 1000;
@@ -33,6 +38,14 @@ export interface AppOptions {
   /** Where the members are and how to reach them; defaults to the source the config selects. */
   readonly source?: MemberSource;
   readonly lifecycle?: Lifecycle;
+  /** etcd client TLS files, re-read at the start of a round when they changed; absent: `tls` is fixed. */
+  readonly tlsFiles?: TlsFiles;
+  /** The listener's HTTPS files (ca: the client CA) and material as read at start; null or absent: HTTP. */
+  readonly listenerTls?: LoadedTls | null;
+  /** The bearer token's file and token as read at start; null or absent: every route is open. */
+  readonly auth?: LoadedToken | null;
+  /** How often the listener's certificate and the token files are checked for changes. */
+  readonly reloadIntervalMs?: number;
 }
 
 /** The built app and the parts that main and tests reach for. */
@@ -42,6 +55,8 @@ export interface App {
   readonly cache: RoundCache<Snapshot>;
   readonly metrics: ProbeMetrics;
   readonly prober: Prober;
+  /** Whether the listener speaks HTTPS. */
+  readonly secure: boolean;
   /** Every route registered, as `METHOD /url`, so tests can hold openapi.yaml to it. */
   readonly routes: readonly string[];
 }
@@ -57,10 +72,10 @@ export interface ProbeCore {
  * Builds the prober the way every command does (the server and `etcd-probe check`), so that how the
  * member source is chosen from config lives in one place.
  */
-export function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now' | 'source'>): ProbeCore {
+export function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now' | 'source'> & { readonly etcdTls?: TlsProvider }): ProbeCore {
   const { config } = options;
   const now = options.now ?? Date.now;
-  const source = options.source ?? createSource({ config, tls: options.tls, now });
+  const source = options.source ?? createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now });
   const thresholds = { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap, nodeGraceMs: config.nodeGraceMs };
   const prober = new Prober({ source, thresholds, now });
   return {
@@ -78,9 +93,14 @@ export function buildApp(options: AppOptions): App {
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const lifecycle = options.lifecycle ?? new Lifecycle();
-  const core = buildProbeCore({ ...options, now });
-  const { prober } = core;
   const metrics = new ProbeMetrics({ quotaBytes: config.quotaBytes });
+  const credentialMetrics = new CredentialMetrics(metrics.registry);
+  const etcdTls: TlsProvider = options.tlsFiles
+    ? new TlsFileReloader(options.tlsFiles, options.tls, reloadReporter('etcd-client', logger, credentialMetrics, now))
+    : fixedTls(options.tls);
+  recordExpiry(credentialMetrics, 'etcd-client', options.tls);
+  const core = buildProbeCore({ ...options, now, etcdTls });
+  const { prober } = core;
   const logVerdict = createVerdictLogger(logger);
   const cache = new RoundCache<Snapshot>({
     load: async () => {
@@ -94,20 +114,16 @@ export function buildApp(options: AppOptions): App {
     now,
   });
 
-  const server: FastifyInstance = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    logController: new QuietLogController(logger),
-    // One logger for all requests instead of a pino child per request (a cost on every health poll);
-    // the request log lines carry reqId themselves.
-    childLoggerFactory: (parent) => parent,
-    // The API takes no bodies; anything larger than a small header-only request is refused.
-    bodyLimit: 1024,
-    requestTimeout: 30_000,
-    // While closing, a request on a kept-alive connection is still answered truthfully (and told to
-    // close): a blanket 503 from /healthz/etcd would tell a load balancer that etcd failed. /readyz
-    // says that the service is going away.
-    return503OnClosing: false,
+  const listener = createListener({
+    config,
+    logger,
+    metrics: credentialMetrics,
+    now,
+    tls: options.listenerTls ?? null,
+    auth: options.auth ?? null,
+    ...(options.reloadIntervalMs === undefined ? {} : { reloadIntervalMs: options.reloadIntervalMs }),
   });
+  const { server } = listener;
   const routes: string[] = [];
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
@@ -128,9 +144,10 @@ export function buildApp(options: AppOptions): App {
     done(null, payload);
   });
   server.addHook('onClose', async () => {
+    listener.stopReloading();
     lifecycle.beginShutdown();
     await cache.settle();
     await core.close();
   });
-  return { server, lifecycle, cache, metrics, prober, routes };
+  return { server, lifecycle, cache, metrics, prober, secure: listener.secure, routes };
 }

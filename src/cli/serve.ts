@@ -4,7 +4,7 @@ import { ConfigError } from '../config/config-error.ts';
 import type { ConfigResult } from '../config/resolve-config.ts';
 import { EXIT_CONFIG } from './exit-codes.ts';
 
-/** How long a graceful shutdown may take before the process exits anyway. */
+/** How long a graceful shutdown may take (after ETCD_PROBE_SHUTDOWN_DELAY) before the process exits anyway. */
 export const SHUTDOWN_BOUND_MS = 10_000;
 
 /** What `etcd-probe serve` runs with; exiting and writing errors are injected (main owns the process). */
@@ -27,7 +27,7 @@ export async function serve(options: ServeOptions): Promise<Serving | null> {
   const { config, tls } = resolved;
   let app: App;
   try {
-    app = buildApp({ config, tls, logger });
+    app = buildApp({ config, tls, logger, tlsFiles: resolved.tlsFiles, listenerTls: resolved.listenerTls, auth: resolved.auth });
   } catch (error) {
     // Building the member source may find a setting unusable (a mode's files, say): still a config error.
     if (!(error instanceof ConfigError)) throw error;
@@ -43,7 +43,25 @@ export async function serve(options: ServeOptions): Promise<Serving | null> {
     exit(EXIT_CONFIG);
     return null;
   }
-  logger.info({ mode: config.mode, endpoints: config.mode === 'static' ? config.endpoints : undefined, kubeconfig: config.kubeconfig, capiCluster: config.capiCluster, policy: config.policy, cacheTtlMs: config.cacheTtlMs, timeoutMs: config.timeoutMs, discover: config.discover, caFile: config.caFile, certFile: config.certFile }, 'etcd-probe listening');
+  logger.info(
+    {
+      mode: config.mode,
+      endpoints: config.mode === 'static' ? config.endpoints : undefined,
+      kubeconfig: config.kubeconfig,
+      capiCluster: config.capiCluster,
+      policy: config.policy,
+      cacheTtlMs: config.cacheTtlMs,
+      timeoutMs: config.timeoutMs,
+      discover: config.discover,
+      caFile: config.caFile,
+      certFile: config.certFile,
+      scheme: app.secure ? 'https' : 'http',
+      clientCertificates: config.tlsClientCaFile !== null,
+      guardedRoutes: resolved.auth === null ? [] : config.authRoutes,
+      maxConnections: config.maxConnections,
+    },
+    'etcd-probe listening',
+  );
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
@@ -53,12 +71,15 @@ export async function serve(options: ServeOptions): Promise<Serving | null> {
       return;
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down');
     app.lifecycle.beginShutdown();
     setTimeout(() => {
       logger.error('shutdown did not finish in time; exiting');
       exit(1);
-    }, SHUTDOWN_BOUND_MS).unref();
+    }, config.shutdownDelayMs + SHUTDOWN_BOUND_MS).unref();
+    // /readyz fails from now on; serving on for the delay lets endpoints controllers and load balancers
+    // take the pod out of rotation before its listener goes away.
+    if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     await app.server.close();
     logger.info('stopped');
     exit(0);

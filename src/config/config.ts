@@ -73,4 +73,18 @@ export interface Config {
   readonly managementKubeconfig: KubeconfigRef | null;
   /** How old a control-plane node must be before it is NODE_WITHOUT_MEMBER. */
   readonly nodeGraceMs: number;
+  /** File holding the bearer token that guards authRoutes; null: no route is guarded. */
+  readonly authTokenFile: string | null;
+  /** Route paths that need the bearer token when authTokenFile is set; each guards its sub-paths too. */
+  readonly authRoutes: readonly string[];
+  /** PEM serving certificate of the listener; null: plain HTTP. */
+  readonly tlsCertFile: string | null;
+  /** PEM private key of tlsCertFile. */
+  readonly tlsKeyFile: string | null;
+  /** PEM CA that client certificates must chain to (mTLS); null: no client certificate asked for. */
+  readonly tlsClientCaFile: string | null;
+  /** Open connections the listener accepts; further ones are closed at once, never answered 503. */
+  readonly maxConnections: number;
+  /** How long after SIGTERM the service keeps serving with /readyz failing, before it stops listening. */
+  readonly shutdownDelayMs: number;
 }

@@ -3,7 +3,8 @@ import type { Config } from './config.ts';
 import { modeConflicts, modeOf } from './mode-rules.ts';
 import { SETTINGS, type Setting, type SettingKey } from './settings.ts';
 import { unknownVariables } from './unknown-variables.ts';
-import { certificateWarnings, checkTlsFiles, type TlsFiles, type TlsMaterial } from '../tls/tls-files.ts';
+import { readTokenFile, type LoadedToken } from '../auth/bearer-token.ts';
+import { certificateWarnings, checkTlsFiles, type FileSetting, type LoadedTls, type TlsFiles, type TlsMaterial } from '../tls/tls-files.ts';
 
 /** What the process was started with: its environment and its command-line arguments. */
 export interface ConfigInput {
@@ -24,6 +25,10 @@ export type ConfigResult =
       readonly tlsFiles: TlsFiles;
       /** The TLS material as read and checked now; kept out of Config so that Config can be logged. */
       readonly tls: TlsMaterial;
+      /** The listener's files (ca: the client CA) and material as read now; null: plain HTTP. */
+      readonly listenerTls: LoadedTls | null;
+      /** The bearer token file and token as read now; null: no route is guarded. Never log it. */
+      readonly auth: LoadedToken | null;
       readonly warnings: readonly string[];
       readonly help: boolean;
     }
@@ -121,6 +126,10 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
   // The files are checked even when other settings are bad, so that one run reports every problem.
   const { material: tls, errors: tlsErrors } = checkTlsFiles(tlsFiles);
   errors.push(...tlsErrors);
+  const listener = checkListenerFiles(values, sources);
+  errors.push(...listener.errors);
+  const authTokenFile: FileSetting = { path: (values.authTokenFile as string | null) ?? null, source: sourceOf('authTokenFile', sources) };
+  const authToken = readToken(authTokenFile, errors);
   if (errors.length === 0) errors.push(...modeConflicts(values as unknown as Omit<Config, 'mode'>, sources));
   if (errors.length > 0) return { ok: false, errors, help };
   const parsed = values as unknown as Omit<Config, 'mode'>;
@@ -129,12 +138,56 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
     mode: modeOf(parsed),
     endpoints: Object.freeze([...parsed.endpoints]),
     listen: Object.freeze({ ...parsed.listen }),
+    authRoutes: Object.freeze([...parsed.authRoutes]),
   });
   const warnings = [...unknown.warnings, ...certificateWarnings(tls, input.now)];
+  if (listener.material) warnings.push(...certificateWarnings(listener.material, input.now, "the listener's certificate"));
+  if (authToken === null && sources.authRoutes) {
+    warnings.push(`${sources.authRoutes} is set but ${authTokenFile.source} is not, so every route is open`);
+  }
+  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(config.listen.host);
+  if (authToken !== null && !listener.material && !loopback) {
+    warnings.push(`the bearer token of ${authTokenFile.source} travels in clear text: set ${sourceOf('tlsCertFile', sources)} for HTTPS`);
+  }
   if (config.mode === 'static' && (tls.ca || tls.cert) && config.endpoints.every((e) => e.startsWith('http:'))) {
     warnings.push(`TLS files are set but every endpoint in ${sourceOf('endpoints', sources)} is http://, so they are not used`);
   }
-  return { ok: true, config, sources, tlsFiles, tls, warnings, help };
+  return {
+    ok: true,
+    config,
+    sources,
+    tlsFiles,
+    tls,
+    listenerTls: listener.material ? { files: listener.files, material: listener.material } : null,
+    auth: authToken !== null && authTokenFile.path !== null ? { file: { path: authTokenFile.path, source: authTokenFile.source }, token: authToken } : null,
+    warnings,
+    help,
+  };
+}
+
+// The listener's files are checked like etcd's; a client CA makes sense only with HTTPS.
+function checkListenerFiles(
+  values: Record<string, unknown>,
+  sources: Partial<Record<SettingKey, string>>,
+): { files: TlsFiles; material: TlsMaterial | null; errors: ConfigError[] } {
+  const file = (key: SettingKey): FileSetting => ({ path: (values[key] as string | null) ?? null, source: sourceOf(key, sources) });
+  const files: TlsFiles = { ca: file('tlsClientCaFile'), cert: file('tlsCertFile'), key: file('tlsKeyFile') };
+  const { material, errors } = checkTlsFiles(files);
+  if (files.ca.path !== null && files.cert.path === null) {
+    errors.push(new ConfigError(files.ca.source, `needs ${files.cert.source} and ${files.key.source}: client certificates are asked for over HTTPS only`));
+  }
+  return { files, material: material.cert ? material : null, errors };
+}
+
+function readToken(file: FileSetting, errors: ConfigError[]): string | null {
+  if (file.path === null) return null;
+  try {
+    return readTokenFile({ path: file.path, source: file.source });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    errors.push(error);
+    return null;
+  }
 }
 
 /** The name of a setting as the user gave it (flag or variable), or its variable when it was defaulted. */

@@ -10,7 +10,9 @@ import {
   parseListen,
   parseObjectRef,
   parseOneOf,
+  parseRoutePaths,
 } from './value-parsers.ts';
+import { ROUTE_PATHS } from '../http/route-paths.ts';
 
 /** The settings a user sets; `mode` is derived from them. */
 export type SettingKey = Exclude<keyof Config, 'mode'>;
@@ -185,5 +187,61 @@ export const SETTINGS: readonly Setting[] = [
     fallback: '2m',
     help: 'how old a control-plane node must be before lacking an etcd member counts (NODE_WITHOUT_MEMBER)',
     parse: (raw) => parseDuration(raw, 0, 24 * 3_600_000),
+  }),
+  setting({
+    key: 'authTokenFile',
+    env: 'ETCD_PROBE_AUTH_TOKEN_FILE',
+    flag: 'auth-token-file',
+    fallback: null,
+    help: 'file holding a bearer token that the routes of --auth-routes then require (re-read when it changes)',
+    parse: (raw) => raw,
+  }),
+  setting({
+    key: 'authRoutes',
+    env: 'ETCD_PROBE_AUTH_ROUTES',
+    flag: 'auth-routes',
+    fallback: '/members,/alarms,/metrics',
+    help: `comma-separated routes guarded by the token (each covers its sub-paths); of ${ROUTE_PATHS.join(', ')}`,
+    parse: (raw) => parseRoutePaths(raw, ROUTE_PATHS),
+  }),
+  setting({
+    key: 'tlsCertFile',
+    env: 'ETCD_PROBE_TLS_CERT',
+    flag: 'tls-cert',
+    fallback: null,
+    help: "PEM serving certificate of the listener (HTTPS); re-read when it changes",
+    parse: (raw) => raw,
+  }),
+  setting({
+    key: 'tlsKeyFile',
+    env: 'ETCD_PROBE_TLS_KEY',
+    flag: 'tls-key',
+    fallback: null,
+    help: 'PEM private key of the serving certificate',
+    parse: (raw) => raw,
+  }),
+  setting({
+    key: 'tlsClientCaFile',
+    env: 'ETCD_PROBE_TLS_CLIENT_CA',
+    flag: 'tls-client-ca',
+    fallback: null,
+    help: 'PEM CA that clients must present a certificate from (mTLS); needs --tls-cert',
+    parse: (raw) => raw,
+  }),
+  setting({
+    key: 'maxConnections',
+    env: 'ETCD_PROBE_MAX_CONNECTIONS',
+    flag: 'max-connections',
+    fallback: '1024',
+    help: 'open connections the listener accepts; more are closed at once (1 to 1000000)',
+    parse: (raw) => parseInteger(raw, 1, 1_000_000),
+  }),
+  setting({
+    key: 'shutdownDelayMs',
+    env: 'ETCD_PROBE_SHUTDOWN_DELAY',
+    flag: 'shutdown-delay',
+    fallback: '0s',
+    help: 'after SIGTERM, keep serving this long with /readyz failing before closing the listener (0s to 60s)',
+    parse: (raw) => parseDuration(raw, 0, 60_000),
   }),
 ];

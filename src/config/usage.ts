@@ -4,12 +4,12 @@ import { SETTINGS } from './settings.ts';
 function settingRows(): string[] {
   return SETTINGS.map((s) => {
     const fallback = s.fallback === null ? '' : ` (default ${s.fallback})`;
-    return `  --${s.flag.padEnd(14)} ${s.env.padEnd(24)} ${s.help}${fallback}`;
+    return `  --${s.flag.padEnd(16)} ${s.env.padEnd(26)} ${s.help}${fallback}`;
   });
 }
 
 const SETTINGS_INTRO = 'Every flag can be set by its environment variable; a flag wins over the variable.';
-const HELP_ROW = '  -h, --help                                 show this help';
+const HELP_ROW = `${'  -h, --help'.padEnd(2 + 2 + 16 + 1 + 26 + 1)}show this help`;
 
 const TOPICS: Readonly<Record<HelpTopic, { readonly head: readonly string[]; readonly exits: readonly string[] }>> = {
   overview: {

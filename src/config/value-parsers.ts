@@ -179,3 +179,18 @@ export function parseLabelSelector(raw: string): string {
   if (value === '' || bad !== undefined) throw new ValueProblem(`'${raw}' is not a label selector (e.g. node-role.kubernetes.io/control-plane)`);
   return value;
 }
+
+/** Parses a comma-separated list of route paths, each one of known (e.g. `/members,/alarms`). */
+export function parseRoutePaths(raw: string, known: readonly string[]): string[] {
+  const items = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  if (items.length === 0) throw new ValueProblem(`no route given (e.g. ${known.slice(0, 2).join(',')})`);
+  for (const item of items) {
+    if (!item.startsWith('/')) throw new ValueProblem(`'${item}' is not a path (it must start with /)`);
+    const path = item.length > 1 ? item.replace(/\/+$/, '') : item;
+    if (!known.includes(path)) throw new ValueProblem(`'${item}' is no route of this service; routes: ${known.join(', ')}`);
+  }
+  return [...new Set(items.map((item) => (item.length > 1 ? item.replace(/\/+$/, '') : item)))];
+}

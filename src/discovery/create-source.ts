@@ -2,7 +2,7 @@ import type { Config, KubeconfigRef } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { KubeConnection, loadKubeConfig } from '../kube/kube-connection.ts';
 import { KubeError } from '../kube/kube-error.ts';
-import type { TlsMaterial } from '../tls/tls-files.ts';
+import type { TlsProvider } from '../tls/tls-provider.ts';
 import { CapiAccess } from './capi-access.ts';
 import { KubeconfigAccess } from './kubeconfig-access.ts';
 import { KubeSource } from './kube-source.ts';
@@ -15,7 +15,8 @@ export const SECRET_REFRESH_MS = 60_000;
 /** What a member source is made from besides the config. */
 export interface SourceInputs {
   readonly config: Config;
-  readonly tls: TlsMaterial;
+  /** etcd client TLS from files (static and kubeconfig modes), re-read when they change. */
+  readonly tls: TlsProvider;
   /** Epoch ms. */
   readonly now: () => number;
   readonly secretRefreshMs?: number;

@@ -1,5 +1,5 @@
 import { KubeConnection } from '../kube/kube-connection.ts';
-import type { TlsMaterial } from '../tls/tls-files.ts';
+import type { TlsProvider } from '../tls/tls-provider.ts';
 import { sameTls, tlsFromSecret } from './secret-tls.ts';
 import type { WorkloadAccess, WorkloadCredentials } from './workload-access.ts';
 
@@ -12,8 +12,8 @@ export interface SecretRef {
 /** Workload-kubeconfig mode's settings. */
 export interface KubeconfigAccessOptions {
   readonly connection: KubeConnection;
-  /** etcd client TLS from files (the core's ETCD_PROBE_CACERT/CERT/KEY) ... */
-  readonly tlsFiles: TlsMaterial;
+  /** etcd client TLS from files (the core's ETCD_PROBE_CACERT/CERT/KEY), re-read when they change ... */
+  readonly tlsFiles: TlsProvider;
   /** ... or from this Secret (ca.crt, tls.crt, tls.key), re-read every refreshMs. */
   readonly tlsSecret: SecretRef | null;
   readonly refreshMs: number;
@@ -38,7 +38,10 @@ export class KubeconfigAccess implements WorkloadAccess {
   async resolve(timeoutMs: number): Promise<WorkloadCredentials> {
     const { connection, tlsSecret, tlsFiles, refreshMs, now } = this.#options;
     if (!tlsSecret) {
-      this.#current ??= { connection, tls: tlsFiles, generation: 1 };
+      // New files mean a new generation: the source's targets change key, so old clients are replaced.
+      if (!this.#current || tlsFiles.refresh()) {
+        this.#current = { connection, tls: tlsFiles.current(), generation: (this.#current?.generation ?? 0) + 1 };
+      }
       return this.#current;
     }
     if (this.#current && now() - this.#readAt < refreshMs) return this.#current;

@@ -18,6 +18,12 @@ export interface MemberSource {
   targets(listed: readonly ListedMember[]): Promise<readonly ProbeTarget[]>;
   /** Opens a client for a target; the probe's pool owns it and closes it. */
   connect(target: ProbeTarget): MemberClient;
+  /**
+   * Looks for new credentials (e.g. renewed certificate files); true when they changed, so that the
+   * prober replaces every client it holds. Called at the start of each round; optional for sources
+   * whose credentials never change.
+   */
+  refreshCredentials?(): boolean;
   /** Releases what the source itself holds. */
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { normalizeEndpoint, preferredClientUrl } from '../probe/endpoint-url.ts'
 import type { MemberClient } from '../probe/member-client.ts';
 import type { ListedMember } from '../probe/observations.ts';
 import type { ProbeTarget } from '../probe/probe-target.ts';
-import type { TlsMaterial } from '../tls/tls-files.ts';
+import type { TlsProvider } from '../tls/tls-provider.ts';
 import type { MemberSource } from './member-source.ts';
 
 /** Static mode's settings. */
@@ -11,7 +11,8 @@ export interface StaticSourceOptions {
   readonly endpoints: readonly string[];
   /** Also probe every listed member's advertised client URL, like `etcdctl --cluster`. */
   readonly discover: boolean;
-  readonly tls: TlsMaterial;
+  /** etcd client credentials; read for each new client, refreshed at the start of each round. */
+  readonly tls: TlsProvider;
   readonly timeoutMs: number;
 }
 
@@ -41,7 +42,11 @@ export class StaticSource implements MemberSource {
   }
 
   connect(target: ProbeTarget): MemberClient {
-    return new Etcd3MemberClient({ endpoint: target.endpoint, tls: this.#options.tls, timeoutMs: this.#options.timeoutMs });
+    return new Etcd3MemberClient({ endpoint: target.endpoint, tls: this.#options.tls.current(), timeoutMs: this.#options.timeoutMs });
+  }
+
+  refreshCredentials(): boolean {
+    return this.#options.tls.refresh();
   }
 
   async close(): Promise<void> {}

@@ -47,6 +47,8 @@ export class Prober {
 
   /** Runs one round and judges it. Never throws for anything etcd or the network does. */
   async round(): Promise<Snapshot> {
+    // New credentials take effect for a whole round: no round mixes clients of old and new ones.
+    if (this.#options.source.refreshCredentials?.()) this.#pool.reset();
     const startedAt = this.#options.now();
     const started = performance.now();
     const previous = this.#previous;

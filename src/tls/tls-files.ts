@@ -22,6 +22,12 @@ export interface TlsFiles {
   readonly key: FileSetting;
 }
 
+/** TLS files with the material read from them at start, for a reloader to begin from. */
+export interface LoadedTls {
+  readonly files: TlsFiles;
+  readonly material: TlsMaterial;
+}
+
 interface NamedFile {
   readonly path: string;
   readonly source: string;
@@ -113,15 +119,19 @@ export function loadTlsMaterial(files: TlsFiles): TlsMaterial {
   return material;
 }
 
-/** Warnings worth logging at start: a client certificate that is expired or not yet valid. */
-export function certificateWarnings(material: TlsMaterial, now: Date): string[] {
-  if (!material.cert) return [];
-  const [leaf] = material.cert.toString('latin1').match(CERT_BLOCK) ?? [];
-  if (!leaf) return [];
-  const certificate = new X509Certificate(leaf);
+/** The first certificate of a PEM bundle (the leaf), or null when there is none. */
+export function leafCertificate(pem: Buffer | null): X509Certificate | null {
+  const [leaf] = pem?.toString('latin1').match(CERT_BLOCK) ?? [];
+  return leaf ? new X509Certificate(leaf) : null;
+}
+
+/** Warnings worth logging at start or reload: a certificate (`what`) that is expired or not yet valid. */
+export function certificateWarnings(material: TlsMaterial, now: Date, what = 'the client certificate'): string[] {
+  const certificate = leafCertificate(material.cert);
+  if (!certificate) return [];
   const notBefore = new Date(certificate.validFrom);
   const notAfter = new Date(certificate.validTo);
-  if (now < notBefore) return [`the client certificate is not valid before ${notBefore.toISOString()}`];
-  if (now > notAfter) return [`the client certificate expired at ${notAfter.toISOString()}`];
+  if (now < notBefore) return [`${what} is not valid before ${notBefore.toISOString()}`];
+  if (now > notAfter) return [`${what} expired at ${notAfter.toISOString()}`];
   return [];
 }

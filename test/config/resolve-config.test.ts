@@ -33,6 +33,13 @@ describe('resolveConfig: defaults', () => {
       capiCluster: null,
       managementKubeconfig: null,
       nodeGraceMs: 120_000,
+      authTokenFile: null,
+      authRoutes: ['/members', '/alarms', '/metrics'],
+      tlsCertFile: null,
+      tlsKeyFile: null,
+      tlsClientCaFile: null,
+      maxConnections: 1024,
+      shutdownDelayMs: 0,
     } satisfies Config);
     expect(result.sources).toEqual({});
     expect(result.warnings).toEqual([]);
@@ -43,6 +50,8 @@ describe('resolveConfig: defaults', () => {
       cert: { path: null, source: 'ETCD_PROBE_CERT' },
       key: { path: null, source: 'ETCD_PROBE_KEY' },
     });
+    expect(result.listenerTls).toBeNull();
+    expect(result.auth).toBeNull();
   });
 
   it('ignores variables outside its prefix', () => {

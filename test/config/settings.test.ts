@@ -34,6 +34,10 @@ describe('SETTINGS', () => {
       'tlsSecret',
       'capiCluster',
       'managementKubeconfig',
+      'authTokenFile',
+      'tlsCertFile',
+      'tlsKeyFile',
+      'tlsClientCaFile',
     ]);
   });
 

@@ -16,7 +16,7 @@ export interface RunningService {
 /** Builds the app through the real config path (resolveConfig) and listens on 127.0.0.1:0. */
 export async function startService(
   env: Record<string, string>,
-  options: { source?: (tls: import('../../src/tls/tls-files.ts').TlsMaterial) => MemberSource; now?: () => number } = {},
+  options: { source?: (tls: import('../../src/tls/tls-files.ts').TlsMaterial) => MemberSource; now?: () => number; reloadIntervalMs?: number } = {},
 ): Promise<RunningService> {
   const result = resolveConfig({ env: { ETCD_PROBE_LOG_LEVEL: 'debug', ...env }, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('\n'));
@@ -27,13 +27,17 @@ export async function startService(
     logger: createLogger(result.config.logLevel, logs),
     ...(options.source ? { source: options.source(result.tls) } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.reloadIntervalMs ? { reloadIntervalMs: options.reloadIntervalMs } : {}),
+    tlsFiles: result.tlsFiles,
+    listenerTls: result.listenerTls,
+    auth: result.auth,
   });
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.server.address() as AddressInfo;
   let closed = false;
   return {
     app,
-    url: `http://127.0.0.1:${port}`,
+    url: `${app.secure ? 'https' : 'http'}://127.0.0.1:${port}`,
     logs,
     async close() {
       if (closed) return;

@@ -1,44 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
-import type { MemberSource } from '../../src/discovery/member-source.ts';
 import { createLogger } from '../../src/log/logger.ts';
-import type { MemberClient } from '../../src/probe/member-client.ts';
-import type { EndpointObservation } from '../../src/probe/observations.ts';
 import { LogSink } from '../helpers/log-sink.ts';
 import { checkResponse, openapi } from '../helpers/openapi.ts';
+import { scriptedSource } from '../helpers/scripted-source.ts';
 import { round, three } from '../probe/observation-builders.ts';
 
 // The HTTP layer over a scripted member source (a stand-in for etcd, so no etcd runs here): routes,
 // errors, documentation coverage. The same routes are exercised against real etcd in test/integration.
-
-class ScriptedClient implements MemberClient {
-  closed = false;
-  private readonly o: EndpointObservation;
-  constructor(o: EndpointObservation) {
-    this.o = o;
-  }
-  async status() { return this.o.status; }
-  async healthRead() { return this.o.health; }
-  async memberList() { return this.o.memberList; }
-  async alarmList() { return this.o.alarmList ?? { ok: true as const, value: [], ms: 1 }; }
-  close() { this.closed = true; }
-}
-
-function scriptedSource(observations: readonly EndpointObservation[]): MemberSource & { rounds: number } {
-  return {
-    mode: 'static',
-    rounds: 0,
-    async targets() {
-      this.rounds++;
-      return observations.map((o) => o.target);
-    },
-    connect(target) {
-      return new ScriptedClient(observations.find((o) => o.target.key === target.key) as EndpointObservation);
-    },
-    async close() {},
-  };
-}
 
 let app: App | undefined;
 

@@ -6,6 +6,7 @@ import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { createSource } from '../../src/discovery/create-source.ts';
 import type { MemberSource } from '../../src/discovery/member-source.ts';
 import { Prober } from '../../src/probe/prober.ts';
+import { fixedTls } from '../../src/tls/tls-provider.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
@@ -56,7 +57,7 @@ beforeAll(async () => {
   const result = resolveConfig({ env, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.join('\n'));
   const { config, tls } = result;
-  source = createSource({ config, tls, now: Date.now });
+  source = createSource({ config, tls: fixedTls(tls), now: Date.now });
   prober = new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, nodeGraceMs: config.nodeGraceMs, maxRaftGap: config.maxRaftGap }, now: Date.now });
 }, 60_000);
 

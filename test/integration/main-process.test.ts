@@ -46,6 +46,15 @@ describe('the etcd-probe process', () => {
     expect(p.stdout()).toBe('');
   });
 
+  it('exits 78 naming ETCD_PROBE_AUTH_TOKEN_FILE when the token file is empty, without starting', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const file = `${mkdtempSync('/tmp/etcd-probe-main-token-')}/token`;
+    writeFileSync(file, '\n');
+    const p = run({ ETCD_PROBE_AUTH_TOKEN_FILE: file });
+    expect(await p.exit).toBe(78);
+    expect(p.stderr()).toBe(`etcd-probe: ETCD_PROBE_AUTH_TOKEN_FILE: ${file} is empty (it must hold the bearer token)\n`);
+  });
+
   it('names the flag when the bad value came from a flag', async () => {
     const p = run({}, ['--timeout=5']);
     expect(await p.exit).toBe(78);
@@ -105,6 +114,47 @@ describe('the etcd-probe process', () => {
     } finally {
       p.child.kill('SIGKILL');
       for (const [i, m] of cluster.members.entries()) if (m.paused) cluster.resume(i);
+    }
+  });
+
+  it('with ETCD_PROBE_SHUTDOWN_DELAY, keeps serving after SIGTERM with /readyz 503 and the verdict unchanged, then exits 0', async () => {
+    const [port] = (await freePorts(1)) as [number];
+    const p = run({ ...clusterEnv(cluster), ETCD_PROBE_LISTEN: `127.0.0.1:${port}`, ETCD_PROBE_SHUTDOWN_DELAY: '1500ms' });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const first = await eventually(
+        () => get(`${url}/readyz`).catch(() => null),
+        (g) => g !== null,
+        10_000,
+      );
+      expect(first?.status).toBe(200);
+      const signalled = Date.now();
+      p.child.kill('SIGTERM');
+      // New connections during the drain: the service says it is going away, and etcd's verdict stays true.
+      const readyz = await eventually(
+        () => get(`${url}/readyz`, { headers: { connection: 'close' } }),
+        (g) => g.status === 503,
+        1000,
+        20,
+      );
+      expect(Date.now() - signalled).toBeLessThan(1500);
+      expect(readyz.status).toBe(503);
+      expect(readyz.body).toEqual({ error: 'SHUTTING_DOWN', message: 'the service is shutting down' });
+      expect(readyz.headers.get('connection')).toBe('close');
+      const health = await get(`${url}/healthz/etcd`, { headers: { connection: 'close' } });
+      expect(health.status).toBe(200);
+      expect(health.body.status).toBe('healthy');
+      expect((await get(`${url}/livez`, { headers: { connection: 'close' } })).status).toBe(200);
+      expect(await p.exit).toBe(0);
+      const took = Date.now() - signalled;
+      expect(took).toBeGreaterThanOrEqual(1500);
+      expect(took).toBeLessThan(1500 + 3000);
+      // After the drain the listener is gone.
+      await expect(get(`${url}/livez`)).rejects.toThrow();
+      expect(p.stdout()).toMatch(/"msg":"shutting down".*"delayMs":1500|"delayMs":1500.*"msg":"shutting down"/);
+      expect(p.stdout()).toMatch(/"msg":"stopped"/);
+    } finally {
+      p.child.kill('SIGKILL');
     }
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { fixedTls } from '../../src/tls/tls-provider.ts';
 import { StaticSource } from '../../src/discovery/static-source.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
@@ -32,7 +33,7 @@ function newProber(): Prober {
   const result = resolveConfig({ env: { ...clusterEnv(cluster), ETCD_PROBE_TIMEOUT: '1s' }, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.join('\n'));
   const { config, tls } = result;
-  const source = new StaticSource({ endpoints: config.endpoints, discover: true, tls, timeoutMs: config.timeoutMs });
+  const source = new StaticSource({ endpoints: config.endpoints, discover: true, tls: fixedTls(tls), timeoutMs: config.timeoutMs });
   return new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, nodeGraceMs: 120_000, maxRaftGap: config.maxRaftGap }, now: Date.now });
 }
 

@@ -1,0 +1,97 @@
+import type { Server as HttpsServer } from 'node:https';
+import type { Server as TlsServer } from 'node:tls';
+import Fastify, { type FastifyBaseLogger, type FastifyHttpsOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import type { LoadedToken } from '../auth/bearer-token.ts';
+import { TokenFile } from '../auth/token-file.ts';
+import type { Config } from '../config/config.ts';
+import { QuietLogController } from '../log/request-log.ts';
+import type { CredentialMetrics } from '../metrics/credential-metrics.ts';
+import { recordExpiry, reloadReporter } from '../tls/reload-reporter.ts';
+import { TlsFileReloader } from '../tls/tls-file-reloader.ts';
+import type { LoadedTls, TlsMaterial } from '../tls/tls-files.ts';
+import { installBearerGuard } from './bearer-guard.ts';
+import { httpServerOptions, httpsServerOptions, LISTENER_LIMITS, secureContextOptions } from './listener-options.ts';
+
+/** How often the listener's certificate and token files are checked for changes, by default. */
+export const RELOAD_INTERVAL_MS = 5000;
+
+/** What the listener is made of: its limits and guarded routes, HTTPS material, the token, where to report. */
+export interface ListenerOptions {
+  readonly config: Pick<Config, 'maxConnections' | 'authRoutes'>;
+  readonly logger: Logger;
+  readonly metrics: CredentialMetrics;
+  readonly now: () => number;
+  readonly tls: LoadedTls | null;
+  readonly auth: LoadedToken | null;
+  readonly reloadIntervalMs?: number;
+}
+
+/** The Fastify instance with its limits, TLS and bearer guard (before any route), and the reload timer's owner. */
+export interface Listener {
+  readonly server: FastifyInstance;
+  /** Whether the listener speaks HTTPS. */
+  readonly secure: boolean;
+  /** Stops re-reading the certificate and token files. */
+  stopReloading(): void;
+}
+
+/**
+ * Creates the HTTP(S) server: limits, connection cap, HTTPS and mTLS, the bearer guard, and a timer that
+ * re-reads the serving certificate (new connections get it) and the token file when they change.
+ */
+export function createListener(options: ListenerOptions): Listener {
+  const { logger, metrics, now, tls, auth } = options;
+  const serverOptions: FastifyServerOptions = {
+    loggerInstance: logger as FastifyBaseLogger,
+    logController: new QuietLogController(logger),
+    // One logger for all requests instead of a pino child per request (a cost on every health poll);
+    // the request log lines carry reqId themselves.
+    childLoggerFactory: (parent) => parent,
+    // The API takes no bodies; anything larger than a small header-only request is refused.
+    bodyLimit: LISTENER_LIMITS.bodyLimit,
+    requestTimeout: LISTENER_LIMITS.requestTimeoutMs,
+    keepAliveTimeout: LISTENER_LIMITS.keepAliveTimeoutMs,
+    // While closing, a request on a kept-alive connection is still answered truthfully (and told to
+    // close): a blanket 503 from /healthz/etcd would tell a load balancer that etcd failed. /readyz
+    // says that the service is going away.
+    return503OnClosing: false,
+  };
+  // Fastify types an HTTPS instance apart; the routes and hooks are the same, so one type serves both.
+  const server = (
+    tls
+      ? Fastify({ ...serverOptions, https: httpsServerOptions(tls.material) } as FastifyHttpsOptions<HttpsServer>)
+      : Fastify({ ...serverOptions, http: httpServerOptions() })
+  ) as unknown as FastifyInstance;
+  // Past the limit Node closes new connections at once: refused, never answered with a 503 that a
+  // load balancer would read as "etcd failed".
+  server.server.maxConnections = options.config.maxConnections;
+  server.server.on('drop', () => metrics.connectionDropped());
+
+  const reloaders: { refresh(): boolean }[] = [];
+  if (tls) {
+    recordExpiry(metrics, 'listener', tls.material);
+    const apply = (material: TlsMaterial) => (server.server as unknown as TlsServer).setSecureContext(secureContextOptions(material));
+    reloaders.push(new TlsFileReloader(tls.files, tls.material, reloadReporter('listener', logger, metrics, now), apply));
+  }
+  if (auth) {
+    const token = new TokenFile(auth.file, auth.token, {
+      reloaded: () => {
+        metrics.reloaded('auth-token');
+        logger.info({ credentials: 'auth-token' }, 'reloaded the bearer token');
+      },
+      failed: reloadReporter('auth-token', logger, metrics, now).failed,
+    });
+    reloaders.push(token);
+    installBearerGuard(server, { digest: () => token.digest(), routes: options.config.authRoutes });
+  }
+  const timer = reloaders.length > 0 ? setInterval(() => reloaders.forEach((r) => r.refresh()), options.reloadIntervalMs ?? RELOAD_INTERVAL_MS) : null;
+  timer?.unref();
+  return {
+    server,
+    secure: tls !== null,
+    stopReloading: () => {
+      if (timer) clearInterval(timer);
+    },
+  };
+}

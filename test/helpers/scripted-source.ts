@@ -1,0 +1,33 @@
+import type { MemberSource } from '../../src/discovery/member-source.ts';
+import type { MemberClient } from '../../src/probe/member-client.ts';
+import type { EndpointObservation } from '../../src/probe/observations.ts';
+
+/** A member client that answers what it was given (a stand-in for etcd in HTTP-layer unit tests). */
+export class ScriptedClient implements MemberClient {
+  closed = false;
+  private readonly o: EndpointObservation;
+  constructor(o: EndpointObservation) {
+    this.o = o;
+  }
+  async status() { return this.o.status; }
+  async healthRead() { return this.o.health; }
+  async memberList() { return this.o.memberList; }
+  async alarmList() { return this.o.alarmList ?? { ok: true as const, value: [], ms: 1 }; }
+  close() { this.closed = true; }
+}
+
+/** A member source whose clients answer the given observations; counts target lookups. */
+export function scriptedSource(observations: readonly EndpointObservation[]): MemberSource & { rounds: number } {
+  return {
+    mode: 'static',
+    rounds: 0,
+    async targets() {
+      this.rounds++;
+      return observations.map((o) => o.target);
+    },
+    connect(target) {
+      return new ScriptedClient(observations.find((o) => o.target.key === target.key) as EndpointObservation);
+    },
+    async close() {},
+  };
+}
