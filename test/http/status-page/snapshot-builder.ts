@@ -15,6 +15,9 @@ export const CHECKED_AT = Date.parse('2026-12-02T12:00:00.000Z');
 export function snapshotOf(members: readonly FakeMember[], options: RoundOptions = {}, quotaBytes = QUOTA): Snapshot {
   const observations = round(members, options);
   const view = buildClusterView(observations);
+  // nodeGraceMs only matters to the Kubernetes modes' node checks (on main since this branch began);
+  // a variable rather than a literal, so that the extra field type-checks on either side of that merge.
+  const thresholds = { quotaBytes, maxRaftGap: 1000, nodeGraceMs: 120_000 };
   return {
     sequence: 1,
     mode: 'static',
@@ -23,7 +26,7 @@ export function snapshotOf(members: readonly FakeMember[], options: RoundOptions
     durationMs: 12.3,
     observations,
     view,
-    verdict: judge(view, { quotaBytes, maxRaftGap: 1000 }, CHECKED_AT),
+    verdict: judge(view, thresholds, CHECKED_AT),
   };
 }
 
