@@ -6,13 +6,11 @@ import type { StatusPageModel } from './page-model.ts';
 import { REFRESH_SCRIPT } from './refresh-script.ts';
 import { statusIcon } from './status-colours.ts';
 import { STYLES } from './styles.ts';
-import { verdictBanner } from './verdict-banner.ts';
-
-const TITLE_STATUS = { healthy: 'Healthy', degraded: 'Degraded', unhealthy: 'Unhealthy' } as const;
+import { HEADLINE, verdictBanner } from './verdict-banner.ts';
 
 /** The browser tab's title: the verdict first, so it reads in a narrow tab. */
 export function pageTitle(model: StatusPageModel): string {
-  return `${TITLE_STATUS[model.health.status]} · etcd-probe`;
+  return `${HEADLINE[model.health.status]} · etcd-probe`;
 }
 
 function seconds(ms: number): string {

@@ -2,7 +2,8 @@ import { html, type SafeHtml } from './html.ts';
 import type { HealthDoc } from './page-model.ts';
 import { quorumSentence } from './quorum-sentence.ts';
 
-const HEADLINE: Readonly<Record<HealthDoc['status'], string>> = {
+/** The verdict in one capitalised word, as the banner and the tab title say it. */
+export const HEADLINE: Readonly<Record<HealthDoc['status'], string>> = {
   healthy: 'Healthy',
   degraded: 'Degraded',
   unhealthy: 'Unhealthy',
