@@ -14,6 +14,7 @@ import { membersRoutes } from './http/routes/members.ts';
 import { metricsRoute } from './http/routes/metrics.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
 import { serviceProbeRoutes } from './http/routes/service-probes.ts';
+import { statusPageRoutes } from './http/routes/status-page.ts';
 import { createVerdictLogger } from './log/verdict-logger.ts';
 import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { ProbeMetrics } from './metrics/probe-metrics.ts';
@@ -135,6 +136,7 @@ export function buildApp(options: AppOptions): App {
   alarmsRoute(server, deps);
   metricsRoute(server, deps);
   serviceProbeRoutes(server, deps);
+  statusPageRoutes(server, deps);
   openapiRoute(server);
   // Once shutdown has begun, answers close their connection, including those of requests that arrived
   // before: an idle keep-alive socket would otherwise hold server.close() open until the client's

@@ -10,7 +10,7 @@ import type { Lifecycle } from './lifecycle.ts';
 export interface RouteDeps {
   readonly cache: RoundCache<Snapshot>;
   readonly metrics: ProbeMetrics;
-  readonly config: Pick<Config, 'policy' | 'cacheTtlMs'>;
+  readonly config: Pick<Config, 'policy' | 'cacheTtlMs' | 'quotaBytes'>;
   /** Epoch milliseconds. */
   readonly now: () => number;
   readonly lifecycle: Lifecycle;

@@ -1,0 +1,31 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { readSnapshot, type RouteDeps } from '../route-deps.ts';
+import { FRAGMENT_CSP, STATUS_PAGE_CSP } from '../status-page/content-security-policy.ts';
+import { statusPageModel } from '../status-page/page-model.ts';
+import { FRAGMENT_PATH } from '../status-page/refresh-script.ts';
+import { renderStatusFragment, renderStatusPage } from '../status-page/status-page.ts';
+
+function htmlHeaders(reply: FastifyReply, csp: string): void {
+  reply.type('text/html; charset=utf-8');
+  reply.header('content-security-policy', csp);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+}
+
+/**
+ * GET / (the status page for people) and GET /status/fragment (its live part, which the page's script
+ * swaps in every TTL). Both render the shared snapshot through the JSON routes' document builders and
+ * answer 200 whatever the verdict: the page reports etcd's health, /healthz/etcd gates on it.
+ */
+export function statusPageRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  app.get('/', async (_request, reply) => {
+    const read = await readSnapshot(deps, '/', reply);
+    htmlHeaders(reply, STATUS_PAGE_CSP);
+    return renderStatusPage(statusPageModel(read, deps.config, deps.now())).markup;
+  });
+  app.get(`/${FRAGMENT_PATH}`, async (_request, reply) => {
+    const read = await readSnapshot(deps, `/${FRAGMENT_PATH}`, reply);
+    htmlHeaders(reply, FRAGMENT_CSP);
+    return renderStatusFragment(statusPageModel(read, deps.config, deps.now())).markup;
+  });
+}

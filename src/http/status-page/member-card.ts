@@ -1,0 +1,51 @@
+import { dbSizeBar } from './db-size-bar.ts';
+import { html, type SafeHtml } from './html.ts';
+import type { MemberDoc } from './page-model.ts';
+
+/** What the page says of a member's reachability, one word each. */
+export type MemberState = 'healthy' | 'unhealthy' | 'unreachable' | 'unstarted' | 'unknown';
+
+const STATE_TEXT: Readonly<Record<MemberState, string>> = {
+  healthy: 'Healthy',
+  unhealthy: 'Answers, but its read failed',
+  unreachable: 'Unreachable',
+  unstarted: 'Added, never started',
+  unknown: 'Not probed: health unknown',
+};
+
+/** Classifies a member document for the page; a member nobody probed is unknown, never healthy. */
+export function memberState(m: MemberDoc): MemberState {
+  if (m.reachable) return m.healthy ? 'healthy' : 'unhealthy';
+  if (m.name === '' && m.clientURLs.length === 0) return 'unstarted';
+  return m.error ? 'unreachable' : 'unknown';
+}
+
+/** How the page names a member: its name, or its hex ID when it has none. */
+export function memberTitle(m: Pick<MemberDoc, 'id' | 'name'>): string {
+  return m.name === '' ? `member ${m.id}` : m.name;
+}
+
+function fact(term: string, value: SafeHtml | string): SafeHtml {
+  return html`<dt>${term}</dt><dd>${value}</dd>`;
+}
+
+/** One member as a card: name and badges, reachability and latency, version, raft progress, database bar, alarms. */
+export function memberCard(m: MemberDoc, quotaBytes: number): SafeHtml {
+  const state = memberState(m);
+  const s = m.status;
+  const latency = m.latencyMs === null ? '' : ` · ${m.latencyMs} ms`;
+  return html`<article class="member member-${state}" data-member-id="${m.id}">
+<header class="member-head"><h3>${memberTitle(m)}</h3>${m.isLeader && html`<span class="badge badge-leader">leader</span>`}${
+    m.isLearner && html`<span class="badge badge-learner">learner</span>`
+  }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}</header>
+<p class="state state-${state}"><span class="dot" aria-hidden="true"></span>${STATE_TEXT[state]}${latency}</p>
+${m.error && html`<p class="error"><code>${m.error.code}</code> ${m.error.message}</p>`}
+<dl class="facts">
+${fact('Endpoint', m.endpoint ?? 'none')}
+${fact('ID', html`<code>${m.id}</code>`)}
+${fact('Version', s ? s.version : 'unknown')}
+${fact('Raft', s ? `index ${s.raftIndex} · applied ${s.raftAppliedIndex} · term ${s.raftTerm}` : 'unknown')}
+</dl>
+${dbSizeBar(s, quotaBytes)}
+</article>`;
+}
