@@ -90,3 +90,23 @@ describe('settings the chart passes to the service', () => {
     expect(Object.keys(envOf('capi-values.yaml'))).toEqual(['ETCD_PROBE_CAPI_CLUSTER']);
   });
 });
+
+describe("README's Install with Helm section", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Install with Helm'), readme.indexOf('\n## ', readme.indexOf('## Install with Helm') + 1));
+
+  it('shows a helm install for each mode', () => {
+    const installs = section.split('helm install ').slice(1);
+    expect(installs.some((i) => i.includes('static-values.yaml'))).toBe(true);
+    expect(installs.some((i) => i.includes('kubeconfig-values.yaml'))).toBe(true);
+    expect(installs.some((i) => i.includes('kubeconfig.inCluster=false'))).toBe(true);
+    expect(installs.some((i) => i.includes('mode=capi'))).toBe(true);
+  });
+
+  it('lists the RBAC of every mode and says how the chart is tested without helm', () => {
+    for (const mode of ['`static`', '`kubeconfig`, `inCluster: true`', '`kubeconfig`, `inCluster: false`', '`capi`']) {
+      expect(section).toContain(`| ${mode} |`);
+    }
+    expect(section).toContain('### How the chart is tested without helm');
+  });
+});
