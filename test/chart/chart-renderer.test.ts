@@ -63,3 +63,14 @@ describe(`the chart renderer (${renderer().kind})`, () => {
     expect(renderNotes({ chartDir, name: 'rel', namespace: 'ns' }).trim()).toBe('Notes for rel in ns.');
   });
 });
+
+describe(`the chart renderer's schema check (${renderer().kind})`, () => {
+  it('checks the merged values against values.schema.json before rendering, naming the value', () => {
+    expect(() => render({ chartDir, set: { flag: 'maybe' } })).toThrow(/flag/);
+  });
+
+  it('renders anyway with --skip-schema-validation', () => {
+    const configMap = render({ chartDir, set: { flag: 'maybe' }, skipSchemaValidation: true }).find((o) => o.kind === 'ConfigMap');
+    expect((configMap as unknown as { data: Record<string, string> }).data.flag).toBe('maybe');
+  });
+});

@@ -21,6 +21,8 @@ export interface RenderOptions {
   /** Values given inline; written to a file and passed last of the -f files. */
   readonly values?: Readonly<Record<string, unknown>>;
   readonly set?: Readonly<Record<string, string | number | boolean>>;
+  /** Render without checking values.schema.json first (helm's --skip-schema-validation). */
+  readonly skipSchemaValidation?: boolean;
 }
 
 /** One rendered Kubernetes object, loosely typed; tests narrow it. */
@@ -58,8 +60,9 @@ export function renderer(): Renderer {
   const go = onPath('go');
   if (!go) {
     throw new Error(
-      'neither helm nor go is on PATH: install golang-go and golang-github-masterminds-sprig-dev ' +
-        '(and golang-k8s-sigs-yaml-dev) from Debian, as .ci/run does, to build tools/chart-render',
+      'neither helm nor go is on PATH: install golang-go, golang-github-masterminds-sprig-dev, ' +
+        'golang-k8s-sigs-yaml-dev and golang-github-xeipuuv-gojsonschema-dev from Debian, as .ci/run does, ' +
+        'to build tools/chart-render',
     );
   }
   const source = readFileSync(join(RENDERER_DIR, 'main.go'));
@@ -108,7 +111,7 @@ function buildOnce(go: string, binary: string): void {
       },
     });
     if (build.status !== 0) {
-      throw new Error(`building tools/chart-render failed (is golang-github-masterminds-sprig-dev installed?):\n${build.stderr}`);
+      throw new Error(`building tools/chart-render failed (are the Debian packages .ci/run installs there?):\n${build.stderr}`);
     }
     renameSync(partial, binary);
   } finally {
@@ -128,6 +131,7 @@ function run(path: string, args: string[], options: RenderOptions): string {
       all.push('-f', file);
     }
     for (const [key, value] of Object.entries(options.set ?? {})) all.push('--set', `${key}=${String(value)}`);
+    if (options.skipSchemaValidation) all.push('--skip-schema-validation');
     const result = spawnSync(path, all, { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`render failed: ${result.stderr.trim()}`);
     return result.stdout;

@@ -4,14 +4,18 @@
 // What it shares with helm: Go text/template, the sprig function map (without env/expandenv, as helm
 // removes them), helm's own include, tpl, required, toYaml, fromYaml, fromYamlArray, toJson, fromJson,
 // lookup (always empty, as in `helm template`), sigs.k8s.io/yaml for YAML (the library helm uses),
-// missingkey=zero with "<no value>" blanked, and the objects .Values, .Release, .Chart, .Capabilities,
-// .Template and .Files (Get, Glob-less).
+// missingkey=zero with "<no value>" blanked, the objects .Values, .Release, .Chart, .Capabilities,
+// .Template and .Files (Get only), and the check of the merged values against values.schema.json with
+// xeipuuv/gojsonschema before rendering, as older Helm 3 releases do (newer ones use another
+// draft-07 validator).
 //
 // Where it differs from helm:
-//   - values.schema.json is NOT checked here (the tests check values with ajv instead);
 //   - --set takes only dotted keys (a.b.c=v) with helm's scalar typing (true/false/null/integers);
 //     no list indexes, no escaped dots, no --set-string/--set-file;
-//   - .Files reads any file under the chart directory and ignores .helmignore;
+//   - .Files has Get and GetBytes only (no Glob, Lines, AsConfig, AsSecrets), reads any file under the
+//     chart directory and ignores .helmignore;
+//   - no toToml, fromJsonArray or toYamlPretty; no lint/strict mode (missingkey=error);
+//   - Chart.yaml is read for the .Chart fields only: no apiVersion, kubeVersion or dependency checks;
 //   - no subcharts, no dependencies, no library charts, no hooks, no CRDs directory handling;
 //   - .Capabilities is fixed (Kubernetes v1.30.0, the built-in API versions listed below, plus any
 //     --api-versions given); no .Capabilities.HelmVersion details beyond a version string;
@@ -20,7 +24,7 @@
 //
 // Usage: chart-render CHART_DIR [--name NAME] [--namespace NS] [-f values.yaml]... [--set a.b=v]...
 //
-//	[--api-versions group/version]... [--notes]
+//	[--api-versions group/version]... [--skip-schema-validation] [--notes]
 package main
 
 import (
@@ -36,6 +40,7 @@ import (
 	"text/template"
 
 	"github.com/Masterminds/sprig"
+	"github.com/xeipuuv/gojsonschema"
 	"sigs.k8s.io/yaml"
 )
 
@@ -86,6 +91,7 @@ type options struct {
 	sets        []string
 	apiVersions []string
 	notes       bool
+	skipSchema  bool
 }
 
 func main() {
@@ -128,6 +134,8 @@ func parseArgs(args []string) (options, error) {
 			opts.apiVersions = append(opts.apiVersions, v)
 		case a == "--notes":
 			opts.notes = true
+		case a == "--skip-schema-validation":
+			opts.skipSchema = true
 		case strings.HasPrefix(a, "-"):
 			err = fmt.Errorf("unknown flag %s", a)
 		case opts.chartDir == "":
@@ -140,7 +148,7 @@ func parseArgs(args []string) (options, error) {
 		}
 	}
 	if opts.chartDir == "" {
-		return opts, errors.New("usage: chart-render CHART_DIR [--name N] [--namespace NS] [-f values.yaml]... [--set a.b=v]... [--notes]")
+		return opts, errors.New("usage: chart-render CHART_DIR [--name N] [--namespace NS] [-f values.yaml]... [--set a.b=v]... [--skip-schema-validation] [--notes]")
 	}
 	return opts, nil
 }
@@ -316,6 +324,12 @@ func run(opts options, out *os.File) error {
 		}
 	}
 
+	if !opts.skipSchema {
+		if err := validateSchema(chartDir, meta.Name, values); err != nil {
+			return err
+		}
+	}
+
 	builtin := versionSet{"v1", "apps/v1", "batch/v1", "policy/v1", "rbac.authorization.k8s.io/v1",
 		"networking.k8s.io/v1", "autoscaling/v2", "apiextensions.k8s.io/v1", "coordination.k8s.io/v1",
 		"storage.k8s.io/v1", "admissionregistration.k8s.io/v1", "discovery.k8s.io/v1"}
@@ -395,6 +409,41 @@ func run(opts options, out *os.File) error {
 	}
 	_, err = out.Write(buf.Bytes())
 	return err
+}
+
+// validateSchema checks the merged values against values.schema.json, when the chart has one, with
+// the validator and the message layout of helm's chartutil.ValidateAgainstSchema.
+func validateSchema(chartDir, chartName string, values map[string]interface{}) error {
+	schema, err := os.ReadFile(filepath.Join(chartDir, "values.schema.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	valuesYAML, err := yaml.Marshal(values)
+	if err != nil {
+		return err
+	}
+	valuesJSON, err := yaml.YAMLToJSON(valuesYAML)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(valuesJSON, []byte("null")) {
+		valuesJSON = []byte("{}")
+	}
+	result, err := gojsonschema.Validate(gojsonschema.NewBytesLoader(schema), gojsonschema.NewBytesLoader(valuesJSON))
+	if err != nil {
+		return fmt.Errorf("values.schema.json: %w", err)
+	}
+	if result.Valid() {
+		return nil
+	}
+	var sb strings.Builder
+	for _, desc := range result.Errors() {
+		sb.WriteString(fmt.Sprintf("- %s\n", desc))
+	}
+	return fmt.Errorf("values don't meet the specifications of the schema(s) in the following chart(s):\n%s:\n%s", chartName, sb.String())
 }
 
 // bindIncludeAndTpl gives include and tpl access to the template set, as helm's engine does.
