@@ -56,9 +56,11 @@ app.kubernetes.io/component: etcd-health-probe
 {{- if or (include "etcd-probe.workloadInCluster" .) (eq .Values.mode "capi") }}true{{ end }}
 {{- end }}
 
-{{/* The connect method in force, resolved as the service resolves an empty ETCD_PROBE_CONNECT. */}}
+{{/* The connect method in force, resolved as the service resolves it (capi mode always port-forwards). */}}
 {{- define "etcd-probe.connect" -}}
-{{- if .Values.kube.connect }}
+{{- if eq .Values.mode "capi" }}
+{{- "port-forward" }}
+{{- else if .Values.kube.connect }}
 {{- .Values.kube.connect }}
 {{- else if include "etcd-probe.workloadInCluster" . }}
 {{- "direct" }}

@@ -85,6 +85,16 @@ describe('settings the chart passes to the service', () => {
     });
   });
 
+  it.each(['static-values.yaml', 'kubeconfig-values.yaml', 'kubeconfig-file-values.yaml', 'capi-values.yaml', 'monitoring-values.yaml'])(
+    "ci/%s: the service's own resolver accepts the combination the chart sets (mode rules included)",
+    (file) => {
+      // Settings that name files in Secret mounts are left out: those files exist only in the pod.
+      const env = envOf(file, { 'etcdTLS.existingSecret': '', 'listener.authToken.existingSecret': '', 'listener.tls.existingSecret': '' });
+      const result = resolveConfig({ env, argv: [], now: new Date() });
+      expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([]);
+    },
+  );
+
   it('leaves unset settings to the service defaults (no empty variables)', () => {
     for (const [name, value] of Object.entries(envOf('capi-values.yaml'))) expect(value, name).not.toBe('');
     expect(Object.keys(envOf('capi-values.yaml'))).toEqual(['ETCD_PROBE_CAPI_CLUSTER']);

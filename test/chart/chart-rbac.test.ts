@@ -52,7 +52,7 @@ const cases: { what: string; options: RenderOptions; expected: string[]; token: 
     expected: [
       'ClusterRole cluster core/nodes get,list',
       'Role kube-system core/pods get,list',
-      'Role kube-system core/pods/portforward create',
+      'Role kube-system core/pods/portforward get,create',
       'Role kube-system core/secrets get [etcd-probe-client]',
     ],
     token: true,
@@ -72,13 +72,13 @@ const cases: { what: string; options: RenderOptions; expected: string[]; token: 
   {
     what: 'kubeconfig in-cluster, TLS mounted instead of read: no Secret access at all',
     options: { valuesFiles: [KUBECONFIG], set: { 'kubeconfig.tlsSecret.name': '', 'etcdTLS.existingSecret': 'etcd-client' } },
-    expected: ['ClusterRole cluster core/nodes get,list', 'Role kube-system core/pods get,list', 'Role kube-system core/pods/portforward create'],
+    expected: ['ClusterRole cluster core/nodes get,list', 'Role kube-system core/pods get,list', 'Role kube-system core/pods/portforward get,create'],
     token: true,
   },
   { what: 'kubeconfig from a Secret (the kubeconfig user decides)', options: { valuesFiles: [ciValues('kubeconfig-file-values.yaml')] }, expected: [], token: false },
   {
     what: 'kubeconfig from a Secret even with connect=port-forward and a TLS Secret named',
-    options: { valuesFiles: [ciValues('kubeconfig-file-values.yaml')], set: { 'kube.connect': 'port-forward', 'kubeconfig.tlsSecret.name': 'x' } },
+    options: { valuesFiles: [ciValues('kubeconfig-file-values.yaml')], set: { 'kube.connect': 'port-forward', 'kubeconfig.tlsSecret.name': 'x', 'etcdTLS.existingSecret': '' } },
     expected: [],
     token: false,
   },

@@ -24,6 +24,7 @@ interface Container {
 }
 interface PodSpec {
   automountServiceAccountToken?: boolean;
+  enableServiceLinks?: boolean;
   serviceAccountName: string;
   securityContext?: Record<string, unknown>;
   topologySpreadConstraints?: { topologyKey: string; labelSelector: { matchLabels: Record<string, string> } }[];
@@ -88,6 +89,8 @@ describe('rendering the chart', () => {
         expect(c.resources?.limits?.memory).toBeDefined();
       }
       expect(pod.volumes).toContainEqual(expect.objectContaining({ name: 'tmp', emptyDir: expect.any(Object) }));
+      // Service links would inject ETCD_PROBE_SERVICE_HOST & co. for a Service named etcd-probe.
+      expect(pod.enableServiceLinks).toBe(false);
     });
 
     it('runs two replicas spread across nodes, probed on /livez and /readyz', () => {
@@ -260,8 +263,14 @@ describe('rendering the chart', () => {
 
     it('lets a direct probe reach both', () => {
       expect(
-        egressPorts(policy({ valuesFiles: [ciValues('capi-values.yaml')], set: { 'networkPolicy.enabled': true, 'kube.connect': 'direct' } })),
+        egressPorts(policy({ valuesFiles: [ciValues('kubeconfig-values.yaml')], set: { 'networkPolicy.enabled': true, 'kube.connect': 'direct' } })),
       ).toEqual(['2379/TCP', '443/TCP', '53/TCP', '53/UDP', '6443/TCP']);
+    });
+
+    it('lets a Cluster API probe reach only API servers (it always port-forwards)', () => {
+      expect(egressPorts(policy({ valuesFiles: [ciValues('capi-values.yaml')], set: { 'networkPolicy.enabled': true } }))).toEqual(
+        ['443/TCP', '53/TCP', '53/UDP', '6443/TCP'],
+      );
     });
 
     it('limits ingress to the given peers', () => {

@@ -67,6 +67,10 @@ describe('values.schema.json', () => {
     ['root', { static: { endpoints: ['http://e:2379'] }, podSecurityContext: { runAsUser: 0 } }, '/podSecurityContext/runAsUser must be >= 1'],
     ['added capabilities', { static: { endpoints: ['http://e:2379'] }, securityContext: { capabilities: { drop: ['ALL'], add: ['NET_ADMIN'] } } }, '/securityContext/capabilities/add must NOT have more than 0 items'],
     ['a port out of range', { static: { endpoints: ['http://e:2379'] }, service: { port: 70000 } }, '/service/port must be <= 65535'],
+    ['direct connect in capi mode (it always port-forwards)', { mode: 'capi', capi: { cluster: { namespace: 'c', name: 'n' } }, kube: { connect: 'direct' } }, '/kube/connect must be equal to one of the allowed values'],
+    ['mounted etcd TLS in capi mode', { mode: 'capi', capi: { cluster: { namespace: 'c', name: 'n' } }, etcdTLS: { existingSecret: 'etcd-client' } }, '/etcdTLS/existingSecret must NOT have more than 0 characters'],
+    ['etcd TLS from two places', { mode: 'kubeconfig', kubeconfig: { tlsSecret: { name: 'etcd-probe-client' } }, etcdTLS: { existingSecret: 'etcd-client' } }, '/etcdTLS/existingSecret must NOT have more than 0 characters'],
+    ['discover outside static mode', { mode: 'kubeconfig', config: { discover: true } }, '/config/discover must be null'],
     ['a misspelt listener key', { static: { endpoints: ['http://e:2379'] }, listener: { authTokn: {} } }, '/listener must NOT have additional properties (authTokn)'],
   ];
   it.each(bad)('rejects %s with a message naming the value', (_what, change, expected) => {
