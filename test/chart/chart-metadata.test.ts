@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { ciValues, render, renderer } from '../helpers/chart-render.ts';
@@ -26,6 +28,30 @@ const AGREED = [
   'ETCD_PROBE_TLS_CLIENT_CA',
   'ETCD_PROBE_MAX_CONNECTIONS',
 ];
+
+let kubeconfigDir: string | null = null;
+afterAll(() => {
+  if (kubeconfigDir) rmSync(kubeconfigDir, { recursive: true, force: true });
+});
+
+/** A syntactically complete kubeconfig file, standing in for the one mounted from a Secret. */
+function standInKubeconfig(): string {
+  kubeconfigDir ??= mkdtempSync(join(tmpdir(), 'etcd-probe-chart-kubeconfig-'));
+  const file = join(kubeconfigDir, 'kubeconfig');
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{name: workload, cluster: {server: "https://127.0.0.1:6443"}}]',
+      'users: [{name: probe, user: {token: stand-in}}]',
+      'contexts: [{name: probe@workload, context: {cluster: workload, user: probe}}]',
+      'current-context: probe@workload',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
 
 function envOf(file: string, set: Record<string, string | number | boolean> = {}): Record<string, string> {
   const d = render({ valuesFiles: [ciValues(file)], set }).find((o) => o.kind === 'Deployment') as unknown as {
@@ -88,8 +114,10 @@ describe('settings the chart passes to the service', () => {
   it.each(['static-values.yaml', 'kubeconfig-values.yaml', 'kubeconfig-file-values.yaml', 'capi-values.yaml', 'monitoring-values.yaml'])(
     "ci/%s: the service's own resolver accepts the combination the chart sets (mode rules included)",
     (file) => {
-      // Settings that name files in Secret mounts are left out: those files exist only in the pod.
+      // Settings that name files in Secret mounts are left out, or (the kubeconfig, which the service
+      // reads while resolving) pointed at a stand-in: those files exist only in the pod.
       const env = envOf(file, { 'etcdTLS.existingSecret': '', 'listener.authToken.existingSecret': '', 'listener.tls.existingSecret': '' });
+      if (env.ETCD_PROBE_KUBECONFIG?.startsWith('/etc/etcd-probe/')) env.ETCD_PROBE_KUBECONFIG = standInKubeconfig();
       const result = resolveConfig({ env, argv: [], now: new Date() });
       expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([]);
     },
