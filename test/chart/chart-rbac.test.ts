@@ -139,10 +139,16 @@ describe('RBAC per mode', () => {
     });
   });
 
-  it('names the cluster-scoped objects per release namespace, so two installs do not collide', () => {
-    const a = render({ valuesFiles: [KUBECONFIG], namespace: 'a' }).filter((o) => o.kind.startsWith('Cluster'));
-    const b = render({ valuesFiles: [KUBECONFIG], namespace: 'b' }).filter((o) => o.kind.startsWith('Cluster'));
-    expect(a).toHaveLength(2);
-    for (const o of a) expect(b.map((x) => x.metadata.name)).not.toContain(o.metadata.name);
+  it.each([
+    ['kubeconfig', [KUBECONFIG], 6],
+    ['capi', [ciValues('capi-values.yaml')], 2],
+  ] as [string, string[], number][])('names the %s RBAC objects per release namespace, so two installs do not collide', (_mode, valuesFiles, count) => {
+    const ids = (namespace: string) =>
+      render({ valuesFiles, namespace })
+        .filter((o) => RBAC_KINDS.includes(o.kind))
+        .map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`);
+    const a = ids('team-a');
+    expect(a).toHaveLength(count);
+    expect(a.filter((id) => ids('team-b').includes(id))).toEqual([]);
   });
 });
