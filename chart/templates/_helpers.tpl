@@ -1,0 +1,93 @@
+{{/* Chart name, cut to the 63 characters a label value allows. */}}
+{{- define "etcd-probe.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Full name of the release's objects: the release name, with the chart name unless it already holds it. */}}
+{{- define "etcd-probe.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Labels that select this release's pods; never change them after an install (selectors are immutable). */}}
+{{- define "etcd-probe.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "etcd-probe.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Labels on every object. */}}
+{{- define "etcd-probe.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "etcd-probe.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/component: etcd-health-probe
+{{- end }}
+
+{{/* The service account's name. */}}
+{{- define "etcd-probe.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "etcd-probe.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* The container image. */}}
+{{- define "etcd-probe.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/* "true" when the probe reads the workload cluster with its own service account (kubeconfig mode, in-cluster). */}}
+{{- define "etcd-probe.workloadInCluster" -}}
+{{- if and (eq .Values.mode "kubeconfig") .Values.kubeconfig.inCluster }}true{{ end }}
+{{- end }}
+
+{{/* "true" when the pod needs a service account token: only modes that talk to the API with it. */}}
+{{- define "etcd-probe.needsToken" -}}
+{{- if or (include "etcd-probe.workloadInCluster" .) (eq .Values.mode "capi") }}true{{ end }}
+{{- end }}
+
+{{/* The connect method in force, resolved as the service resolves it (capi mode always port-forwards). */}}
+{{- define "etcd-probe.connect" -}}
+{{- if eq .Values.mode "capi" }}
+{{- "port-forward" }}
+{{- else if .Values.kube.connect }}
+{{- .Values.kube.connect }}
+{{- else if include "etcd-probe.workloadInCluster" . }}
+{{- "direct" }}
+{{- else }}
+{{- "port-forward" }}
+{{- end }}
+{{- end }}
+
+{{/* "https" when the listener serves TLS. */}}
+{{- define "etcd-probe.scheme" -}}
+{{- if .Values.listener.tls.existingSecret }}https{{ else }}http{{ end }}
+{{- end }}
+
+{{/* Fails the render with a message naming the value, for what the schema cannot say. */}}
+{{- define "etcd-probe.validate" -}}
+{{- if eq .Values.mode "static" }}
+{{- if not .Values.static.endpoints }}
+{{- fail "static.endpoints: mode static needs at least one etcd client URL" }}
+{{- end }}
+{{- else if eq .Values.mode "kubeconfig" }}
+{{- if not .Values.kubeconfig.inCluster }}
+{{- $_ := required "kubeconfig.existingSecret: mode kubeconfig with inCluster=false needs the Secret holding the workload cluster's kubeconfig" .Values.kubeconfig.existingSecret }}
+{{- end }}
+{{- else if eq .Values.mode "capi" }}
+{{- $_ := required "capi.cluster.namespace: mode capi needs the Cluster's namespace" .Values.capi.cluster.namespace }}
+{{- $_ := required "capi.cluster.name: mode capi needs the Cluster's name" .Values.capi.cluster.name }}
+{{- else }}
+{{- fail (printf "mode: %q is not one of static, kubeconfig, capi" .Values.mode) }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,150 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/config/settings.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { ciValues, render, renderer } from '../helpers/chart-render.ts';
+import { chartValues } from '../helpers/chart-values.ts';
+
+// The chart and the service must agree: on the version, and on the names and formats of settings.
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const chart = chartValues('Chart.yaml') as Record<string, unknown>;
+
+// Settings agreed for issues 3 (Kubernetes modes) and 4 (listener) that may not be in SETTINGS yet.
+const AGREED = [
+  'ETCD_PROBE_KUBECONFIG',
+  'ETCD_PROBE_NODE_SELECTOR',
+  'ETCD_PROBE_CONNECT',
+  'ETCD_PROBE_TLS_SECRET',
+  'ETCD_PROBE_CAPI_CLUSTER',
+  'ETCD_PROBE_MANAGEMENT_KUBECONFIG',
+  'ETCD_PROBE_NODE_GRACE',
+  'ETCD_PROBE_AUTH_TOKEN_FILE',
+  'ETCD_PROBE_AUTH_ROUTES',
+  'ETCD_PROBE_TLS_CERT',
+  'ETCD_PROBE_TLS_KEY',
+  'ETCD_PROBE_TLS_CLIENT_CA',
+  'ETCD_PROBE_MAX_CONNECTIONS',
+];
+
+let kubeconfigDir: string | null = null;
+afterAll(() => {
+  if (kubeconfigDir) rmSync(kubeconfigDir, { recursive: true, force: true });
+});
+
+/** A syntactically complete kubeconfig file, standing in for the one mounted from a Secret. */
+function standInKubeconfig(): string {
+  kubeconfigDir ??= mkdtempSync(join(tmpdir(), 'etcd-probe-chart-kubeconfig-'));
+  const file = join(kubeconfigDir, 'kubeconfig');
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{name: workload, cluster: {server: "https://127.0.0.1:6443"}}]',
+      'users: [{name: probe, user: {token: stand-in}}]',
+      'contexts: [{name: probe@workload, context: {cluster: workload, user: probe}}]',
+      'current-context: probe@workload',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+function envOf(file: string, set: Record<string, string | number | boolean> = {}): Record<string, string> {
+  const d = render({ valuesFiles: [ciValues(file)], set }).find((o) => o.kind === 'Deployment') as unknown as {
+    spec: { template: { spec: { containers: { env: { name: string; value: string }[] }[] } } };
+  };
+  return Object.fromEntries((d.spec.template.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
+}
+
+// The first render may build tools/chart-render (seconds, more on a loaded machine): not inside a test.
+beforeAll(() => {
+  renderer();
+}, 300_000);
+
+describe('Chart.yaml', () => {
+  it('is a Helm 3 chart named etcd-probe', () => {
+    expect(chart).toMatchObject({ apiVersion: 'v2', name: 'etcd-probe', type: 'application' });
+    expect(String(chart.version)).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("has package.json's version as appVersion", () => {
+    expect(chart.appVersion).toBe(pkg.version);
+  });
+});
+
+describe('settings the chart passes to the service', () => {
+  it.each(['static-values.yaml', 'kubeconfig-values.yaml', 'kubeconfig-file-values.yaml', 'capi-values.yaml', 'monitoring-values.yaml'])(
+    'ci/%s sets only variables the service knows or that were agreed',
+    (file) => {
+      const known = new Set([...SETTINGS.map((s) => s.env), ...AGREED]);
+      const names = Object.keys(envOf(file));
+      expect(names.length).toBeGreaterThan(0);
+      expect(names.filter((n) => !known.has(n))).toEqual([]);
+    },
+  );
+
+  it('renders static-mode settings that the real config resolver accepts, with the meaning intended', () => {
+    const env = envOf('static-values.yaml', {
+      'etcdTLS.existingSecret': '', // the mounted files do not exist here; their wiring is tested in chart-render
+      'config.cacheTTL': '10s',
+      'config.timeout': '1500ms',
+      'config.discover': false,
+      'config.maxRaftGap': 5000,
+      'config.logLevel': 'warn',
+      'config.policy': 'strict',
+    });
+    const result = resolveConfig({ env, argv: [], now: new Date() });
+    if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
+    expect(result.config).toMatchObject({
+      endpoints: ['https://10.0.0.11:2379', 'https://10.0.0.12:2379', 'https://10.0.0.13:2379'],
+      cacheTtlMs: 10_000,
+      timeoutMs: 1500,
+      discover: false,
+      maxRaftGap: 5000,
+      logLevel: 'warn',
+      policy: 'strict',
+      quotaBytes: 8 * 1024 ** 3,
+    });
+  });
+
+  it.each(['static-values.yaml', 'kubeconfig-values.yaml', 'kubeconfig-file-values.yaml', 'capi-values.yaml', 'monitoring-values.yaml'])(
+    "ci/%s: the service's own resolver accepts the combination the chart sets (mode rules included)",
+    (file) => {
+      // Settings that name files in Secret mounts are left out, or (the kubeconfig, which the service
+      // reads while resolving) pointed at a stand-in: those files exist only in the pod.
+      const env = envOf(file, { 'etcdTLS.existingSecret': '', 'listener.authToken.existingSecret': '', 'listener.tls.existingSecret': '' });
+      if (env.ETCD_PROBE_KUBECONFIG?.startsWith('/etc/etcd-probe/')) env.ETCD_PROBE_KUBECONFIG = standInKubeconfig();
+      const result = resolveConfig({ env, argv: [], now: new Date() });
+      expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([]);
+    },
+  );
+
+  it('leaves unset settings to the service defaults (no empty variables)', () => {
+    for (const [name, value] of Object.entries(envOf('capi-values.yaml'))) expect(value, name).not.toBe('');
+    expect(Object.keys(envOf('capi-values.yaml'))).toEqual(['ETCD_PROBE_CAPI_CLUSTER']);
+  });
+});
+
+describe("README's Install with Helm section", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Install with Helm'), readme.indexOf('\n## ', readme.indexOf('## Install with Helm') + 1));
+
+  it('shows a helm install for each mode', () => {
+    const installs = section.split('helm install ').slice(1);
+    expect(installs.some((i) => i.includes('static-values.yaml'))).toBe(true);
+    expect(installs.some((i) => i.includes('kubeconfig-values.yaml'))).toBe(true);
+    expect(installs.some((i) => i.includes('kubeconfig.inCluster=false'))).toBe(true);
+    expect(installs.some((i) => i.includes('mode=capi'))).toBe(true);
+  });
+
+  it('lists the RBAC of every mode and says how the chart is tested without helm', () => {
+    for (const mode of ['`static`', '`kubeconfig`, `inCluster: true`', '`kubeconfig`, `inCluster: false`', '`capi`']) {
+      expect(section).toContain(`| ${mode} |`);
+    }
+    expect(section).toContain('### How the chart is tested without helm');
+  });
+});
