@@ -21,7 +21,8 @@ function delta(after: number[], before: number[]): number[] {
 
 beforeAll(async () => {
   cluster = await EtcdCluster.start({ size: 3 });
-  service = await startService({ ...clusterEnv(cluster), ETCD_PROBE_CACHE_TTL: '5s' });
+  // A TTL longer than 1000 requests can take on a loaded machine: a second round would then be right.
+  service = await startService({ ...clusterEnv(cluster), ETCD_PROBE_CACHE_TTL: '30s' });
 });
 
 afterAll(async () => {
@@ -54,7 +55,8 @@ describe('the cache and single flight', () => {
     const before = await etcdCalls();
     const got = await get(`${service.url}/healthz/etcd`);
     expect(got.body.cached).toBe(true);
-    expect(got.headers.get('cache-control')).toMatch(/^max-age=[0-5]$/);
+    expect(got.headers.get('cache-control')).toMatch(/^max-age=\d+$/);
+    expect(Number(got.headers.get('cache-control')?.slice('max-age='.length))).toBeLessThanOrEqual(30);
     expect(got.headers.get('age')).toMatch(/^\d+$/);
     expect(delta((await etcdCalls()).Status, before.Status)).toEqual([0, 0, 0]);
   });
