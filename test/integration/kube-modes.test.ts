@@ -8,6 +8,7 @@ import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
 import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
+import { capiManagementRules, workloadProbeRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
@@ -23,6 +24,7 @@ interface Health {
   reasons: { code: string; severity: string; member: { name: string } | null; message: string }[];
 }
 interface Members {
+  endpoints: { node: string | null; error: { code: string; layer: string; message: string } | null }[];
   members: { name: string; healthy: boolean; error: { code: string; layer: string; message: string } | null; node: { name: string; ready: boolean } | null; pod: { name: string; ready: boolean } | null }[];
 }
 
@@ -207,6 +209,47 @@ describe('kubeconfig mode through port-forward', () => {
     expect(m2?.pod).toEqual({ name: 'etcd-m2', ready: false });
   });
 
+  it('works with exactly the documented RBAC, etcd TLS from a Secret, and says which permission is missing', async () => {
+    seedWorkload();
+    const pki = cluster.pki!;
+    const tlsSecret = { namespace: 'kube-system', name: 'etcd-probe-client' };
+    api.upsertSecret(tlsSecret.namespace, tlsSecret.name, {
+      'ca.crt': readFileSync(pki.caFile),
+      'tls.crt': readFileSync(pki.clientCertFile),
+      'tls.key': readFileSync(pki.clientKeyFile),
+    });
+    const token = api.addUser('etcd-probe', workloadProbeRules({ tlsSecret }));
+    service = await startService({
+      ETCD_PROBE_KUBECONFIG: await api.writeKubeconfig(dir, { auth: 'token', token }),
+      ETCD_PROBE_TLS_SECRET: `${tlsSecret.namespace}/${tlsSecret.name}`,
+      ETCD_PROBE_TIMEOUT: `${TIMEOUT_MS}ms`,
+      ETCD_PROBE_CACHE_TTL: '0s',
+    });
+    const { status, body } = await health(service);
+    expect(body.reasons).toEqual([]);
+    expect(status).toBe(200);
+    expect(api.requests.filter((r) => r.user === 'etcd-probe' && r.status === 403)).toEqual([]);
+    await service.close();
+
+    // Without pods/portforward the API lists fine but refuses every tunnel: said once per member, at layer kube-api.
+    const limited = api.addUser('no-portforward', workloadProbeRules({ tlsSecret, portForward: false }));
+    service = await startService({
+      ETCD_PROBE_KUBECONFIG: await api.writeKubeconfig(dir, { auth: 'token', token: limited }),
+      ETCD_PROBE_TLS_SECRET: `${tlsSecret.namespace}/${tlsSecret.name}`,
+      ETCD_PROBE_TIMEOUT: `${TIMEOUT_MS}ms`,
+      ETCD_PROBE_CACHE_TTL: '0s',
+    });
+    const refused = await health(service);
+    expect(refused.status).toBe(503);
+    // No member answered, so no membership is known: the endpoints carry the errors.
+    const { endpoints } = await members(service);
+    expect(endpoints.map((e) => [e.node, e.error?.code, e.error?.layer])).toEqual(
+      ['m1', 'm2', 'm3'].map((node) => [node, 'PORT_FORWARD_FAILED', 'kube-api']),
+    );
+    expect(endpoints[0]?.error?.message).toMatch(/HTTP 403.*"create" on pods\/portforward in kube-system/);
+    expect(refused.body.reasons.map((r) => r.code)).toEqual(['NO_MEMBER_REACHABLE']);
+  });
+
   it('direct mode dials the advertised client URLs and never opens a tunnel', async () => {
     seedWorkload();
     const tunnelsBefore = api.tunnelsOpened;
@@ -235,13 +278,16 @@ describe('Cluster API mode', () => {
     service = null;
   });
 
-  async function capiService(caCert: string, caKey: string): Promise<RunningService> {
-    // One stand-in plays both clusters: the management cluster's secrets point back at itself.
+  async function capiService(caCert: string, caKey: string | null, extra: Record<string, Record<string, string>> = {}): Promise<RunningService> {
+    // One stand-in plays both clusters: the management cluster's secrets point back at itself. The
+    // service's management credentials have exactly the RBAC the README documents for this mode.
     api.upsertSecret(capiSecret(NAMESPACE, NAME, 'kubeconfig', { value: api.kubeconfig({ auth: 'cert' }) }));
-    api.upsertSecret(capiSecret(NAMESPACE, NAME, 'etcd', { 'tls.crt': caCert, 'tls.key': caKey }));
+    api.upsertSecret(capiSecret(NAMESPACE, NAME, 'etcd', caKey === null ? { 'tls.crt': caCert } : { 'tls.crt': caCert, 'tls.key': caKey }));
+    for (const [suffix, data] of Object.entries(extra)) api.upsertSecret(capiSecret(NAMESPACE, NAME, suffix, data));
+    const token = api.addUser('etcd-probe-management', capiManagementRules(NAMESPACE, NAME));
     service = await startService({
       ETCD_PROBE_CAPI_CLUSTER: `${NAMESPACE}/${NAME}`,
-      ETCD_PROBE_MANAGEMENT_KUBECONFIG: await api.writeKubeconfig(dir, { auth: 'token' }),
+      ETCD_PROBE_MANAGEMENT_KUBECONFIG: await api.writeKubeconfig(dir, { auth: 'token', token }),
       ETCD_PROBE_TIMEOUT: `${TIMEOUT_MS}ms`,
       ETCD_PROBE_CACHE_TTL: '0s',
     });
@@ -261,6 +307,17 @@ describe('Cluster API mode', () => {
     const secretsRead = new Set(api.requests.filter((r) => r.path.includes('/secrets/')).map((r) => r.path));
     expect([...secretsRead].sort()).toEqual([`/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-etcd`, `/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-kubeconfig`]);
     expect(api.requests.every((r) => r.method === 'GET')).toBe(true);
+  });
+
+  it('uses <cluster>-apiserver-etcd-client when the CA key is absent (external etcd)', async () => {
+    const pki = cluster.pki!;
+    const s = await capiService(readFileSync(pki.caFile, 'utf8'), null, {
+      'apiserver-etcd-client': { 'tls.crt': readFileSync(pki.clientCertFile, 'utf8'), 'tls.key': readFileSync(pki.clientKeyFile, 'utf8') },
+    });
+    const { status, body } = await health(s);
+    expect(body.reasons).toEqual([]);
+    expect(status).toBe(200);
+    expect(api.requests.some((r) => r.path === `/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-apiserver-etcd-client` && r.status === 200)).toBe(true);
   });
 
   it('rejects a wrong CA with layer tls, on every member, and never says healthy', async () => {

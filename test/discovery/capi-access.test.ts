@@ -1,0 +1,108 @@
+import { X509Certificate } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CapiAccess } from '../../src/discovery/capi-access.ts';
+import type { KubeConnection } from '../../src/kube/kube-connection.ts';
+import { KubeError } from '../../src/kube/kube-error.ts';
+import { MINTED_VALIDITY_MS } from '../../src/tls/mint-client-certificate.ts';
+import { makeCa } from '../fixtures/certs.ts';
+
+// CapiAccess's bookkeeping with a scripted management API (its only call is readSecret): when it
+// mints, when it renews, when a rotated CA or kubeconfig makes a new generation. Real etcd accepting the
+// minted certificate is tested in test/integration/kube-modes.test.ts.
+
+const KUBECONFIG = (server: string) => `apiVersion: v1
+kind: Config
+clusters: [{ name: w, cluster: { server: '${server}' } }]
+users: [{ name: u, user: { token: t } }]
+contexts: [{ name: c, context: { cluster: w, user: u } }]
+current-context: c
+`;
+
+function management(secrets: Map<string, Record<string, string>>): { connection: KubeConnection; reads: string[] } {
+  const reads: string[] = [];
+  const connection = {
+    server: 'https://management:6443',
+    async readSecret(namespace: string, name: string): Promise<ReadonlyMap<string, Buffer>> {
+      reads.push(`${namespace}/${name}`);
+      const data = secrets.get(name);
+      if (!data) throw new KubeError('not-found', `read secret ${namespace}/${name}: secrets "${name}" not found (HTTP 404 from https://management:6443)`, 404);
+      return new Map(Object.entries(data).map(([k, v]) => [k, Buffer.from(v)]));
+    },
+  } as unknown as KubeConnection;
+  return { connection, reads };
+}
+
+describe('CapiAccess', () => {
+  it('mints once, keeps the certificate between refreshes, and renews it two thirds into its validity', async () => {
+    const ca = await makeCa('etcd-ca');
+    const secrets = new Map<string, Record<string, string>>([
+      ['w1-kubeconfig', { value: KUBECONFIG('https://workload:6443') }],
+      ['w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key }],
+    ]);
+    const { connection, reads } = management(secrets);
+    let now = Date.parse('2026-12-02T00:00:00Z');
+    const access = new CapiAccess({ management: connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 60_000, now: () => now });
+
+    const first = await access.resolve(1000);
+    expect(first.generation).toBe(1);
+    expect(first.connection.server).toBe('https://workload:6443');
+    expect(new X509Certificate(first.tls.cert!).checkIssued(new X509Certificate(ca.cert))).toBe(true);
+    expect(first.tls.ca?.toString()).toBe(ca.cert);
+    expect(reads).toEqual(['default/w1-kubeconfig', 'default/w1-etcd']);
+
+    now += 30_000; // within the refresh interval: nothing is read, nothing changes
+    expect(await access.resolve(1000)).toBe(first);
+    expect(reads).toHaveLength(2);
+
+    now += 60_000; // secrets re-read, same CA: the same certificate and generation
+    expect(await access.resolve(1000)).toBe(first);
+    expect(reads).toHaveLength(4);
+
+    now = Date.parse('2026-12-02T00:00:00Z') + (MINTED_VALIDITY_MS * 2) / 3 + 1; // renewal due
+    const renewed = await access.resolve(1000);
+    expect(renewed.generation).toBe(2);
+    expect(renewed.tls.cert?.equals(first.tls.cert!)).toBe(false);
+    expect(Date.parse(new X509Certificate(renewed.tls.cert!).validTo)).toBeGreaterThan(Date.parse(new X509Certificate(first.tls.cert!).validTo));
+  });
+
+  it('makes a new generation when the CA or the kubeconfig rotates', async () => {
+    const ca = await makeCa('etcd-ca');
+    const secrets = new Map<string, Record<string, string>>([
+      ['w1-kubeconfig', { value: KUBECONFIG('https://workload:6443') }],
+      ['w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key }],
+    ]);
+    const { connection } = management(secrets);
+    let now = Date.parse('2026-12-02T00:00:00Z');
+    const access = new CapiAccess({ management: connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: () => now });
+    const first = await access.resolve(1000);
+
+    const rotated = await makeCa('etcd-ca-2');
+    secrets.set('w1-etcd', { 'tls.crt': rotated.cert, 'tls.key': rotated.key });
+    now += 2000;
+    const second = await access.resolve(1000);
+    expect(second.generation).toBe(first.generation + 1);
+    expect(new X509Certificate(second.tls.cert!).checkIssued(new X509Certificate(rotated.cert))).toBe(true);
+
+    secrets.set('w1-kubeconfig', { value: KUBECONFIG('https://moved:6443') });
+    now += 2000;
+    const third = await access.resolve(1000);
+    expect(third.generation).toBe(second.generation + 1);
+    expect(third.connection.server).toBe('https://moved:6443');
+    expect(third.tls).toBe(second.tls);
+  });
+
+  it('names the secret and key at fault', async () => {
+    const ca = await makeCa('etcd-ca');
+    const other = await makeCa('other');
+    const cases: [Map<string, Record<string, string>>, RegExp][] = [
+      [new Map([['w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key }]]), /read secret default\/w1-kubeconfig: secrets "w1-kubeconfig" not found/],
+      [new Map<string, Record<string, string>>([['w1-kubeconfig', { other: 'x' }], ['w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key }]]), /secret default\/w1-kubeconfig: key value is missing or empty/],
+      [new Map<string, Record<string, string>>([['w1-kubeconfig', { value: KUBECONFIG('https://w:6443') }], ['w1-etcd', { 'tls.crt': ca.cert, 'tls.key': other.key }]]), /secret default\/w1-etcd: the CA key does not belong to the CA certificate/],
+      [new Map<string, Record<string, string>>([['w1-kubeconfig', { value: KUBECONFIG('https://w:6443') }], ['w1-etcd', { 'tls.crt': ca.cert }]]), /read secret default\/w1-apiserver-etcd-client: secrets "w1-apiserver-etcd-client" not found/],
+    ];
+    for (const [secrets, message] of cases) {
+      const access = new CapiAccess({ management: management(secrets).connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: Date.now });
+      await expect(access.resolve(1000)).rejects.toThrow(message);
+    }
+  });
+});
