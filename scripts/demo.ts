@@ -51,6 +51,8 @@ etcd-probe on ${base}, configured with:
   ETCD_PROBE_KEY=${pki.clientKeyFile}
 
 Try:
+  open ${base}/ in a browser       # the status page
+  node dist/main.js check --endpoints=${cluster.endpoints} --cacert=${pki.caFile} --cert=${pki.clientCertFile} --key=${pki.clientKeyFile}; echo "exit $?"
   curl -s ${base}/healthz/etcd | jq
   curl -s '${base}/healthz/etcd?verbose'
   curl -s ${base}/members | jq
