@@ -20,7 +20,10 @@ import { elapsed, newStepLog, step } from './image/steps.ts';
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
 const cacheDir = process.env.IMAGE_TEST_CACHE ?? join(homedir(), '.cache', 'etcd-probe-image');
-const storage: ContainerStorage = { root: join(cacheDir, 'storage'), runroot: join(cacheDir, 'run'), driver: 'vfs' };
+// vfs (as the issue asks) works anywhere but copies every layer: each container costs a full copy of its
+// image. IMAGE_TEST_STORAGE_DRIVER=overlay is much faster where the kernel allows overlay mounts.
+const driver = process.env.IMAGE_TEST_STORAGE_DRIVER ?? 'vfs';
+const storage: ContainerStorage = { root: join(cacheDir, `storage-${driver}`), runroot: join(cacheDir, `run-${driver}`), driver };
 const image = 'localhost/etcd-probe:test';
 const container = `etcd-probe-image-test-${process.pid}`;
 /** Where the container finds the etcd client certificates (mounted read-only, as a Kubernetes Secret would be). */
@@ -130,7 +133,8 @@ async function runContainer(cluster: EtcdCluster, port: number): Promise<number>
   // The image's own entrypoint and user; only what a Deployment would set: env, a read-only root, no capabilities.
   await podman(storage, [
     'run', '--detach', '--pull=never', '--name', container,
-    '--network', 'host', '--read-only', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges', ...ULIMITS,
+    // --read-only-tmpfs=false: not even /tmp or /run is writable, so the run shows the service writes nothing.
+    '--network', 'host', '--read-only', '--read-only-tmpfs=false', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges', ...ULIMITS,
     '--volume', `${tls}:${TLS_DIR}:ro`,
     '--env', `ETCD_PROBE_ENDPOINTS=${cluster.endpoints}`,
     '--env', `ETCD_PROBE_CACERT=${TLS_DIR}/ca.crt`,
@@ -159,8 +163,9 @@ async function checkProcessAndFiles(pid: number): Promise<string> {
   check(facts.uids.every((u) => u === SERVICE_UID) && facts.gids.every((g) => g === SERVICE_UID), `service runs as uid ${facts.uids} gid ${facts.gids}`);
   check(facts.argv.join(' ') === 'node --max-semi-space-size=4 --max-old-space-size=128 dist/main.js', `service argv: ${facts.argv.join(' ')}`);
   check(facts.rootMountOptions.includes('ro'), `root filesystem mounted ${facts.rootMountOptions.join(',')}, not read-only`);
-  const write = await podman(storage, ['exec', container, 'node', '-e', "try { require('fs').writeFileSync('/app/x', 'x'); console.log('wrote') } catch (e) { console.log(e.code) }"]);
-  check(write.stdout.trim() === 'EROFS', `writing /app/x in the container: ${write.stdout.trim()}, wanted EROFS`);
+  const tryWrite = "for (const f of ['/app/x', '/tmp/x']) { try { require('fs').writeFileSync(f, 'x'); console.log(f, 'written') } catch (e) { console.log(f, e.code) } }";
+  const write = (await podman(storage, ['exec', container, 'node', '-e', tryWrite])).stdout.trim();
+  check(write === '/app/x EROFS\n/tmp/x EROFS', `writes in the container: ${write}; wanted EROFS for /app/x and /tmp/x`);
   const root = (await podman(storage, ['mount', container])).stdout.trim();
   const app = readdirSync(join(root, 'app')).sort();
   check(JSON.stringify(app) === JSON.stringify(['dist', 'node_modules', 'openapi.yaml', 'package.json']), `/app holds ${app.join(', ')}`);
@@ -168,7 +173,7 @@ async function checkProcessAndFiles(pid: number): Promise<string> {
   const leaked = devOnly.filter((d) => statSync(join(root, 'app/node_modules', d), { throwIfNoEntry: false }));
   check(leaked.length === 0, `dev dependencies in the image: ${leaked.join(', ')}`);
   check(statSync(join(root, 'app/dist/main.js')).uid === 0, '/app/dist/main.js is not owned by root (the service could rewrite its own code)');
-  return `pid ${pid} uid/gid ${SERVICE_UID}, argv as npm start, / mounted ro (write → EROFS), /app = ${app.join(' ')}, no dev dependencies`;
+  return `pid ${pid} uid/gid ${SERVICE_UID}, argv as npm start, / mounted ro with no tmpfs (writes to /app and /tmp → EROFS), /app = ${app.join(' ')}, no dev dependencies`;
 }
 
 async function stopGracefully(): Promise<string> {
@@ -182,7 +187,7 @@ async function stopGracefully(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  console.log(`[image] cache ${cacheDir} (vfs store), log ${logFile}`);
+  console.log(`[image] cache ${cacheDir} (${driver} store), log ${logFile}`);
   await step(log, 'tools', requireTools, (v) => v);
   const names = baseImages(parseStages(readFileSync(join(repo, 'Dockerfile'), 'utf8')));
   await step(log, `stand-in base images for ${names.join(', ')}`, () => prepareBaseImages(names), (v) => v);

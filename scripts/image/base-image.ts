@@ -117,8 +117,9 @@ export async function ensureBaseImage(storage: ContainerStorage, cacheDir: strin
   const recordFile = join(cacheDir, 'base-images.json');
   const records = existsSync(recordFile) ? (JSON.parse(readFileSync(recordFile, 'utf8')) as Record<string, { key: string; id: string }>) : {};
   const key = ingredientsKey(parts);
+  const record = `${storage.driver} ${name}`;
   const id = await imageId(storage, name);
-  if (id !== null && records[name]?.key === key && records[name]?.id === id) return 'cached';
+  if (id !== null && records[record]?.key === key && records[record]?.id === id) return 'cached';
 
   const container = (await buildah(storage, ['from', '--pull=never', 'scratch'])).stdout.trim();
   try {
@@ -142,7 +143,7 @@ export async function ensureBaseImage(storage: ContainerStorage, cacheDir: strin
   if (newId === null) throw new Error(`buildah commit left no image named ${name}`);
   // The image this one replaced is now untagged: drop it rather than let the cache grow.
   if (id !== null && id !== newId) await buildah(storage, ['rmi', id], { okCodes: [1, 125] });
-  records[name] = { key, id: newId };
+  records[record] = { key, id: newId };
   writeFileSync(recordFile, `${JSON.stringify(records, null, 2)}\n`);
   return 'built';
 }
