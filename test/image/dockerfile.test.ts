@@ -52,6 +52,7 @@ describe('Dockerfile', () => {
     ['a hard-coded version label', mutate('image.version="${VERSION}"', 'image.version="9.9.9"'), /ARG VERSION/],
     ['a stale ARG VERSION', mutate(/^ARG VERSION=.*$/m, 'ARG VERSION=0.0.0-stale'), /package\.json's version/],
     ['npm install', mutate('RUN npm ci ', 'RUN npm install '), /npm install; use npm ci/],
+    ['npm i', mutate('RUN npm ci ', 'RUN npm i '), /npm install; use npm ci/],
     ['no pruning', mutate(' && npm prune --omit=dev --no-audit --no-fund', ''), /never pruned/],
     ['an ADD of a URL', mutate('WORKDIR /app\n', 'WORKDIR /app\nADD https://example.com/x.tgz /tmp/x.tgz\n'), /ADD of a URL/],
     ['a single stage', mutate(/^FROM [^\n]* AS build\n[\s\S]*?(?=^# --- runtime)/m, ''), /not multi-stage/],
