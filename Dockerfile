@@ -39,8 +39,9 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # GET /openapi.yaml serves this file, read at start from beside dist/.
 COPY openapi.yaml ./openapi.yaml
-# Numeric, so Kubernetes can check runAsNonRoot without reading /etc/passwd; 1000 is the base image's `node`.
-USER 1000:1000
+# Numeric, so Kubernetes can check runAsNonRoot without reading /etc/passwd; 65532 owns no file in the image
+# (the distroless "nonroot" convention) and is what the Helm chart runs as.
+USER 65532:65532
 EXPOSE 8080
 # Same V8 heap bounds as `npm start`; node is PID 1 and handles SIGTERM itself (graceful close).
 ENTRYPOINT ["node", "--max-semi-space-size=4", "--max-old-space-size=128", "dist/main.js"]

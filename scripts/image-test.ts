@@ -28,7 +28,6 @@ const image = 'localhost/etcd-probe:test';
 const container = `etcd-probe-image-test-${process.pid}`;
 /** Where the container finds the etcd client certificates (mounted read-only, as a Kubernetes Secret would be). */
 const TLS_DIR = '/etc/etcd-probe/tls';
-const SERVICE_UID = 1000;
 // podman's default rlimits for root (1048576 open files and processes) exceed this machine's hard limits,
 // and root here lacks CAP_SYS_RESOURCE to raise them, so the container gets explicit, lower ones.
 const ULIMITS = ['--ulimit', 'nofile=4096:4096', '--ulimit', 'nproc=4096:4096'];
@@ -96,7 +95,13 @@ interface ImageConfig {
   Config: { User?: string; Entrypoint?: string[]; Cmd?: string[] | null; Env?: string[]; ExposedPorts?: Record<string, object>; Labels?: Record<string, string>; WorkingDir?: string };
 }
 
-async function inspectImage(): Promise<string> {
+/** The image's USER as numbers; the container must run as exactly these. */
+interface ServiceIds {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+async function inspectImage(): Promise<{ ids: ServiceIds; summary: string }> {
   const [info] = JSON.parse((await podman(storage, ['image', 'inspect', image])).stdout) as ImageConfig[];
   check(info !== undefined, 'podman image inspect returned nothing');
   const config = info!.Config;
@@ -110,25 +115,27 @@ async function inspectImage(): Promise<string> {
   check(config.Labels?.['org.opencontainers.image.version'] === pkg.version, `image version label ${config.Labels?.['org.opencontainers.image.version']}`);
   const base = await podman(storage, ['image', 'inspect', '--format', '{{.Size}}', baseImages(parseStages(readFileSync(join(repo, 'Dockerfile'), 'utf8'))).at(-1)!]);
   const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
-  return `user ${config.User}, size ${mb(info!.Size)} (base ${mb(Number(base.stdout.trim()))} + ${mb(info!.Size - Number(base.stdout.trim()))} of etcd-probe)`;
+  const [uid, gid] = (config.User ?? '').split(':').map(Number);
+  const summary = `user ${config.User}, size ${mb(info!.Size)} (base ${mb(Number(base.stdout.trim()))} + ${mb(info!.Size - Number(base.stdout.trim()))} of etcd-probe)`;
+  return { ids: { uid: uid!, gid: gid ?? uid! }, summary };
 }
 
 /** The cluster's client certificate, key and CA, readable by the service's group only, as a mounted Secret. */
-function tlsFilesFor(cluster: EtcdCluster): string {
+function tlsFilesFor(cluster: EtcdCluster, gid: number): string {
   const dir = join(work, 'tls');
   mkdirSync(dir, { mode: 0o750 });
-  chownSync(dir, 0, SERVICE_UID);
+  chownSync(dir, 0, gid);
   const pki = cluster.pki!;
   for (const [from, to] of [[pki.caFile, 'ca.crt'], [pki.clientCertFile, 'client.crt'], [pki.clientKeyFile, 'client.key']] as const) {
     copyFileSync(from, join(dir, to));
-    chownSync(join(dir, to), 0, SERVICE_UID);
+    chownSync(join(dir, to), 0, gid);
     chmodSync(join(dir, to), 0o640);
   }
   return dir;
 }
 
-async function runContainer(cluster: EtcdCluster, port: number): Promise<number> {
-  const tls = tlsFilesFor(cluster);
+async function runContainer(cluster: EtcdCluster, port: number, ids: ServiceIds): Promise<number> {
+  const tls = tlsFilesFor(cluster, ids.gid);
   cleanups.push(() => podman(storage, ['rm', '--force', '--time', '0', container], { okCodes: [1, 125] }));
   // The image's own entrypoint and user; only what a Deployment would set: env, a read-only root, no capabilities.
   await podman(storage, [
@@ -158,9 +165,9 @@ async function probeService(base: string): Promise<string> {
   return `/livez 200, /healthz/etcd 200 healthy (quorum ${quorum}), /readyz 200, /openapi.yaml 200 (${openapi.body.length} bytes)`;
 }
 
-async function checkProcessAndFiles(pid: number): Promise<string> {
+async function checkProcessAndFiles(pid: number, ids: ServiceIds): Promise<string> {
   const facts = processFacts(pid);
-  check(facts.uids.every((u) => u === SERVICE_UID) && facts.gids.every((g) => g === SERVICE_UID), `service runs as uid ${facts.uids} gid ${facts.gids}`);
+  check(facts.uids.every((u) => u === ids.uid) && facts.gids.every((g) => g === ids.gid), `service runs as uid ${facts.uids} gid ${facts.gids}, wanted ${ids.uid}:${ids.gid}`);
   check(facts.argv.join(' ') === 'node --max-semi-space-size=4 --max-old-space-size=128 dist/main.js', `service argv: ${facts.argv.join(' ')}`);
   check(facts.rootMountOptions.includes('ro'), `root filesystem mounted ${facts.rootMountOptions.join(',')}, not read-only`);
   const tryWrite = "for (const f of ['/app/x', '/tmp/x']) { try { require('fs').writeFileSync(f, 'x'); console.log(f, 'written') } catch (e) { console.log(f, e.code) } }";
@@ -173,7 +180,7 @@ async function checkProcessAndFiles(pid: number): Promise<string> {
   const leaked = devOnly.filter((d) => statSync(join(root, 'app/node_modules', d), { throwIfNoEntry: false }));
   check(leaked.length === 0, `dev dependencies in the image: ${leaked.join(', ')}`);
   check(statSync(join(root, 'app/dist/main.js')).uid === 0, '/app/dist/main.js is not owned by root (the service could rewrite its own code)');
-  return `pid ${pid} uid/gid ${SERVICE_UID}, argv as npm start, / mounted ro with no tmpfs (writes to /app and /tmp → EROFS), /app = ${app.join(' ')}, no dev dependencies`;
+  return `pid ${pid} uid/gid ${ids.uid}/${ids.gid}, argv as npm start, / mounted ro with no tmpfs (writes to /app and /tmp → EROFS), /app = ${app.join(' ')}, no dev dependencies`;
 }
 
 async function stopGracefully(): Promise<string> {
@@ -192,13 +199,13 @@ async function main(): Promise<void> {
   const names = baseImages(parseStages(readFileSync(join(repo, 'Dockerfile'), 'utf8')));
   await step(log, `stand-in base images for ${names.join(', ')}`, () => prepareBaseImages(names), (v) => v);
   await step(log, `buildah bud ${image}`, buildImage, (id) => id.slice(0, 19));
-  await step(log, 'image config', inspectImage, (v) => v);
+  const { ids } = await step(log, 'image config', inspectImage, (v) => v.summary);
   const cluster = await step(log, 'etcd cluster (3 members, TLS)', () => EtcdCluster.start({ size: 3 }), (c) => c.endpoints);
   cleanups.push(() => cluster.stop());
   const [port] = await freePorts(1);
-  const pid = await step(log, 'podman run (read-only root, no capabilities, image entrypoint and user)', () => runContainer(cluster, port!), (p) => `pid ${p}`);
+  const pid = await step(log, 'podman run (read-only root, no capabilities, image entrypoint and user)', () => runContainer(cluster, port!, ids), (p) => `pid ${p}`);
   await step(log, 'HTTP', () => probeService(`http://127.0.0.1:${port}`), (v) => v);
-  await step(log, 'process and files', () => checkProcessAndFiles(pid), (v) => v);
+  await step(log, 'process and files', () => checkProcessAndFiles(pid, ids), (v) => v);
   await step(log, 'graceful stop', stopGracefully, (v) => v);
 }
 

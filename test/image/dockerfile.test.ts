@@ -41,9 +41,9 @@ describe('Dockerfile', () => {
   });
 
   const broken: [string, string, RegExp][] = [
-    ['USER root', mutate('USER 1000:1000', 'USER root'), /USER root: use a numeric uid/],
-    ['USER 0', mutate('USER 1000:1000', 'USER 0'), /USER 0: root/],
-    ['a root group', mutate('USER 1000:1000', 'USER 1000:0'), /USER 1000:0: root/],
+    ['USER root', mutate('USER 65532:65532', 'USER root'), /USER root: use a numeric uid/],
+    ['USER 0', mutate('USER 65532:65532', 'USER 0'), /USER 0: root/],
+    ['a root group', mutate('USER 65532:65532', 'USER 65532:0'), /USER 65532:0: root/],
     ['no USER', mutate(/^USER .*\n/m, ''), /sets no USER/],
     ['EXPOSE 3000', mutate('EXPOSE 8080', 'EXPOSE 3000'), /does not EXPOSE 8080/],
     ['a shell-form ENTRYPOINT', mutate(/^ENTRYPOINT .*$/m, 'ENTRYPOINT node dist/main.js'), /shell form/],
