@@ -20,7 +20,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime: the compiled service and its production dependencies, nothing else -------------------------
 FROM docker.io/library/node:24-bookworm-slim AS runtime
-# Set by the build pipeline: --build-arg VERSION=$(npm pkg get version) REVISION=$(git rev-parse HEAD) SOURCE=<repo URL>.
+# Set by the build pipeline: --build-arg VERSION=<package.json version> REVISION=$(git rev-parse HEAD) SOURCE=<repo URL>.
 ARG VERSION=0.1.0
 ARG REVISION=unknown
 ARG SOURCE=""
