@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
-import type { Config } from './config/config.ts';
+import type { Config, InClusterAccess } from './config/config.ts';
 import type { MemberSource } from './discovery/member-source.ts';
 import { createSource } from './discovery/create-source.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -36,6 +36,8 @@ export interface AppOptions {
   readonly logger: Logger;
   /** Epoch milliseconds; defaults to Date.now. */
   readonly now?: () => number;
+  /** The API server and service-account files when a setting says `in-cluster` (ConfigResult's inCluster). */
+  readonly inCluster?: InClusterAccess | null;
   /** Where the members are and how to reach them; defaults to the source the config selects. */
   readonly source?: MemberSource;
   readonly lifecycle?: Lifecycle;
@@ -73,10 +75,10 @@ export interface ProbeCore {
  * Builds the prober the way every command does (the server and `etcd-probe check`), so that how the
  * member source is chosen from config lives in one place.
  */
-export function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now' | 'source'> & { readonly etcdTls?: TlsProvider }): ProbeCore {
+export function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now' | 'source' | 'inCluster'> & { readonly etcdTls?: TlsProvider }): ProbeCore {
   const { config } = options;
   const now = options.now ?? Date.now;
-  const source = options.source ?? createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now });
+  const source = options.source ?? createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null });
   const thresholds = { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap, nodeGraceMs: config.nodeGraceMs };
   const prober = new Prober({ source, thresholds, now });
   return {

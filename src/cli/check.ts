@@ -1,5 +1,5 @@
 import { buildProbeCore, type ProbeCore } from '../app.ts';
-import type { Config } from '../config/config.ts';
+import type { Config, InClusterAccess } from '../config/config.ts';
 import { healthzDocument } from '../http/documents.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
@@ -12,12 +12,14 @@ import { renderVerdictSummary } from './verdict-summary.ts';
 export interface CheckOptions {
   readonly config: Config;
   readonly tls: TlsMaterial;
+  /** The API server and service-account files when a setting says `in-cluster`. */
+  readonly inCluster?: InClusterAccess | null;
   readonly output: OutputFormat;
   readonly write: (text: string) => void;
   /** Epoch milliseconds; defaults to Date.now. */
   readonly now?: () => number;
   /** Builds the prober; defaults to the server's own constructor, so both probe the same members. */
-  readonly buildCore?: (options: { config: Config; tls: TlsMaterial; now: () => number }) => ProbeCore;
+  readonly buildCore?: (options: { config: Config; tls: TlsMaterial; now: () => number; inCluster: InClusterAccess | null }) => ProbeCore;
 }
 
 /** The report of one round in the chosen format. */
@@ -32,7 +34,7 @@ export function renderCheck(snapshot: Snapshot, config: Pick<Config, 'policy'>, 
 /** Runs one probe round, prints it, closes every client, and returns the exit code of the verdict. */
 export async function runCheck(options: CheckOptions): Promise<number> {
   const now = options.now ?? Date.now;
-  const core = (options.buildCore ?? buildProbeCore)({ config: options.config, tls: options.tls, now });
+  const core = (options.buildCore ?? buildProbeCore)({ config: options.config, tls: options.tls, now, inCluster: options.inCluster ?? null });
   let snapshot: Snapshot;
   try {
     snapshot = await core.prober.round();

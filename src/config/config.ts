@@ -34,6 +34,17 @@ export interface ObjectRef {
 /** Where a kubeconfig comes from: a file, or the pod's own service account. */
 export type KubeconfigRef = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'in-cluster' };
 
+/**
+ * How to reach the API server from inside a pod: what Kubernetes puts in every pod (the service's
+ * address in KUBERNETES_SERVICE_HOST/PORT, the service account's CA and token files), read by the
+ * resolver so that no library reads the environment itself.
+ */
+export interface InClusterAccess {
+  readonly server: string;
+  readonly caFile: string;
+  readonly tokenFile: string;
+}
+
 /** The resolved configuration: every field set, validated and frozen. */
 export interface Config {
   /** etcd client URLs to probe, as given (deduplicated, in order). */

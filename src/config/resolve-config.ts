@@ -1,5 +1,6 @@
 import { ConfigError, ValueProblem } from './config-error.ts';
-import type { Config } from './config.ts';
+import type { Config, InClusterAccess } from './config.ts';
+import { resolveInCluster, SERVICE_ACCOUNT_DIR } from './in-cluster.ts';
 import { modeConflicts, modeOf } from './mode-rules.ts';
 import { SETTINGS, type Setting, type SettingKey } from './settings.ts';
 import { unknownVariables } from './unknown-variables.ts';
@@ -12,6 +13,8 @@ export interface ConfigInput {
   readonly argv: readonly string[];
   /** The time against which certificate validity is checked. */
   readonly now: Date;
+  /** Where the pod's service account is mounted; SERVICE_ACCOUNT_DIR by default (tests point it elsewhere). */
+  readonly serviceAccountDir?: string;
 }
 
 /** The outcome of resolving: a frozen Config with the source of each set value, or every problem found. */
@@ -25,6 +28,8 @@ export type ConfigResult =
       readonly tlsFiles: TlsFiles;
       /** The TLS material as read and checked now; kept out of Config so that Config can be logged. */
       readonly tls: TlsMaterial;
+      /** How to reach the API server from inside the pod, when a setting says `in-cluster`; else null. */
+      readonly inCluster: InClusterAccess | null;
       /** The listener's files (ca: the client CA) and material as read now; null: plain HTTP. */
       readonly listenerTls: LoadedTls | null;
       /** The bearer token file and token as read now; null: no route is guarded. Never log it. */
@@ -131,6 +136,8 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
   const authTokenFile: FileSetting = { path: (values.authTokenFile as string | null) ?? null, source: sourceOf('authTokenFile', sources) };
   const authToken = readToken(authTokenFile, errors);
   if (errors.length === 0) errors.push(...modeConflicts(values as unknown as Omit<Config, 'mode'>, sources));
+  const inCluster = resolveInCluster(values as unknown as Config, sources, input.env, input.serviceAccountDir ?? SERVICE_ACCOUNT_DIR);
+  if (errors.length === 0) errors.push(...inCluster.errors);
   if (errors.length > 0) return { ok: false, errors, help };
   const parsed = values as unknown as Omit<Config, 'mode'>;
   const config: Config = Object.freeze({
@@ -158,6 +165,7 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
     sources,
     tlsFiles,
     tls,
+    inCluster: inCluster.access,
     listenerTls: listener.material ? { files: listener.files, material: listener.material } : null,
     auth: authToken !== null && authTokenFile.path !== null ? { file: { path: authTokenFile.path, source: authTokenFile.source }, token: authToken } : null,
     warnings,

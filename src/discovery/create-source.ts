@@ -1,4 +1,4 @@
-import type { Config, KubeconfigRef } from '../config/config.ts';
+import type { Config, InClusterAccess, KubeconfigRef } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { KubeConnection, loadKubeConfig } from '../kube/kube-connection.ts';
 import { KubeError } from '../kube/kube-error.ts';
@@ -17,14 +17,18 @@ export interface SourceInputs {
   readonly config: Config;
   /** etcd client TLS from files (static and kubeconfig modes), re-read when they change. */
   readonly tls: TlsProvider;
+  /** The API server and service-account files for `in-cluster` settings (the resolver's inCluster). */
+  readonly inCluster?: InClusterAccess | null;
   /** Epoch ms. */
   readonly now: () => number;
   readonly secretRefreshMs?: number;
 }
 
-function connectionTo(ref: KubeconfigRef, setting: string): KubeConnection {
+function connectionTo(ref: KubeconfigRef, setting: string, inCluster: InClusterAccess | null): KubeConnection {
   try {
-    return new KubeConnection(loadKubeConfig(ref.kind === 'file' ? { kind: 'file', path: ref.path } : { kind: 'in-cluster' }));
+    if (ref.kind === 'file') return new KubeConnection(loadKubeConfig({ kind: 'file', path: ref.path }));
+    if (!inCluster) throw new ConfigError(setting, 'in-cluster credentials were not resolved (KUBERNETES_SERVICE_HOST/PORT and the service account files)');
+    return new KubeConnection(loadKubeConfig({ kind: 'in-cluster', access: inCluster }));
   } catch (error) {
     if (error instanceof KubeError) throw new ConfigError(setting, error.message);
     throw error;
@@ -40,12 +44,12 @@ export function createSource(inputs: SourceInputs): MemberSource {
   const refreshMs = inputs.secretRefreshMs ?? SECRET_REFRESH_MS;
   const base = { nodeSelector: config.nodeSelector, timeoutMs: config.timeoutMs };
   if (config.capiCluster) {
-    const management = connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG');
+    const management = connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG', inputs.inCluster ?? null);
     const access = new CapiAccess({ management, cluster: config.capiCluster, refreshMs, now });
     return new KubeSource({ ...base, mode: 'capi', access, transport: 'port-forward' });
   }
   if (config.kubeconfig) {
-    const connection = connectionTo(config.kubeconfig, 'ETCD_PROBE_KUBECONFIG');
+    const connection = connectionTo(config.kubeconfig, 'ETCD_PROBE_KUBECONFIG', inputs.inCluster ?? null);
     const access = new KubeconfigAccess({ connection, tlsFiles: tls, tlsSecret: config.tlsSecret, refreshMs, now });
     const transport = config.connect ?? (config.kubeconfig.kind === 'in-cluster' ? 'direct' : 'port-forward');
     return new KubeSource({ ...base, mode: 'kubeconfig', access, transport });

@@ -1,4 +1,5 @@
 import { CoreV1Api, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import type { InClusterAccess } from '../config/config.ts';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
 import { toNodeFacts, toPodFacts } from './convert.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
@@ -7,7 +8,7 @@ import { describeKubeFailure, KubeError } from './kube-error.ts';
 export type KubeconfigSource =
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'text'; readonly text: string; readonly label: string }
-  | { readonly kind: 'in-cluster' };
+  | { readonly kind: 'in-cluster'; readonly access: InClusterAccess };
 
 /** Loads a KubeConfig, turning any problem into a KubeError that names where the kubeconfig came from. */
 export function loadKubeConfig(source: KubeconfigSource): KubeConfig {
@@ -15,15 +16,19 @@ export function loadKubeConfig(source: KubeconfigSource): KubeConfig {
   try {
     if (source.kind === 'file') kc.loadFromFile(source.path);
     else if (source.kind === 'text') kc.loadFromString(source.text);
-    else kc.loadFromCluster();
+    // As client-node's loadFromCluster, but with what the config resolver read: no library reads the environment.
+    else
+      kc.loadFromOptions({
+        clusters: [{ name: 'in-cluster', server: source.access.server, caFile: source.access.caFile, skipTLSVerify: false }],
+        users: [{ name: 'in-cluster', authProvider: { name: 'tokenFile', config: { tokenFile: source.access.tokenFile } } }],
+        contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'in-cluster' }],
+        currentContext: 'in-cluster',
+      });
   } catch (error) {
     throw new KubeError('invalid-config', `${labelOf(source)}: ${(error as Error).message}`);
   }
   const cluster = kc.getCurrentCluster();
   if (!cluster?.server) throw new KubeError('invalid-config', `${labelOf(source)}: no current cluster with a server URL`);
-  if (source.kind === 'in-cluster' && /undefined/.test(cluster.server)) {
-    throw new KubeError('invalid-config', 'in-cluster: KUBERNETES_SERVICE_HOST/PORT are not set (is this running in a pod?)');
-  }
   return kc;
 }
 

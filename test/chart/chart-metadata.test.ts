@@ -35,6 +35,13 @@ afterAll(() => {
 });
 
 /** A syntactically complete kubeconfig file, standing in for the one mounted from a Secret. */
+function standInServiceAccount(): string {
+  kubeconfigDir ??= mkdtempSync(join(tmpdir(), 'etcd-probe-chart-kubeconfig-'));
+  writeFileSync(join(kubeconfigDir, 'ca.crt'), 'stand-in');
+  writeFileSync(join(kubeconfigDir, 'token'), 'stand-in');
+  return kubeconfigDir;
+}
+
 function standInKubeconfig(): string {
   kubeconfigDir ??= mkdtempSync(join(tmpdir(), 'etcd-probe-chart-kubeconfig-'));
   const file = join(kubeconfigDir, 'kubeconfig');
@@ -118,7 +125,9 @@ describe('settings the chart passes to the service', () => {
       // reads while resolving) pointed at a stand-in: those files exist only in the pod.
       const env = envOf(file, { 'etcdTLS.existingSecret': '', 'listener.authToken.existingSecret': '', 'listener.tls.existingSecret': '' });
       if (env.ETCD_PROBE_KUBECONFIG?.startsWith('/etc/etcd-probe/')) env.ETCD_PROBE_KUBECONFIG = standInKubeconfig();
-      const result = resolveConfig({ env, argv: [], now: new Date() });
+      // What Kubernetes gives every pod, for the in-cluster modes: the API service's address and a service account.
+      const pod = { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' };
+      const result = resolveConfig({ env: { ...pod, ...env }, argv: [], now: new Date(), serviceAccountDir: standInServiceAccount() });
       expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([]);
     },
   );

@@ -1,13 +1,24 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { makeCa } from '../fixtures/certs.ts';
 import { errorsOf, ok, resolve } from './resolve-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-mode-'));
 const KUBECONFIG = join(dir, 'kubeconfig');
 writeFileSync(KUBECONFIG, 'apiVersion: v1\nkind: Config\n');
+// A stand-in of what Kubernetes gives every pod: the API service's address and a service account.
+const SERVICE_ACCOUNT = join(dir, 'serviceaccount');
+mkdirSync(SERVICE_ACCOUNT);
+writeFileSync(join(SERVICE_ACCOUNT, 'ca.crt'), 'ca');
+writeFileSync(join(SERVICE_ACCOUNT, 'token'), 'token');
+const POD = { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' };
+
+function inPod(env: Record<string, string>) {
+  return resolveConfig({ env: { ...POD, ...env }, argv: [], now: new Date(), serviceAccountDir: SERVICE_ACCOUNT });
+}
 
 describe('modes', () => {
   it('is static by default', () => {
@@ -20,11 +31,26 @@ describe('modes', () => {
     expect(config.kubeconfig).toEqual({ kind: 'file', path: KUBECONFIG });
     expect(config.nodeSelector).toBe('node-role.kubernetes.io/control-plane');
     expect(config.connect).toBeNull();
-    expect(ok(resolve({ ETCD_PROBE_KUBECONFIG: 'in-cluster' })).config.kubeconfig).toEqual({ kind: 'in-cluster' });
+    const inCluster = ok(inPod({ ETCD_PROBE_KUBECONFIG: 'in-cluster' }));
+    expect(inCluster.config.kubeconfig).toEqual({ kind: 'in-cluster' });
+    expect(inCluster.inCluster).toEqual({ server: 'https://10.96.0.1:443', caFile: join(SERVICE_ACCOUNT, 'ca.crt'), tokenFile: join(SERVICE_ACCOUNT, 'token') });
+    expect(ok(resolve({ ETCD_PROBE_KUBECONFIG: KUBECONFIG })).inCluster).toBeNull();
+  });
+
+  it('refuses in-cluster outside a pod, or without a mounted service account, naming the setting', () => {
+    expect(errorsOf(resolve({ ETCD_PROBE_KUBECONFIG: 'in-cluster' }))).toEqual([
+      'ETCD_PROBE_KUBECONFIG: in-cluster credentials need KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT, which Kubernetes sets in every pod: run inside a pod, or give a kubeconfig file',
+    ]);
+    const noAccount = resolveConfig({ env: { ...POD, ETCD_PROBE_CAPI_CLUSTER: 'default/w' }, argv: [], now: new Date(), serviceAccountDir: join(dir, 'none') });
+    expect(noAccount.ok ? [] : noAccount.errors.map((e) => e.message)).toEqual([
+      `ETCD_PROBE_MANAGEMENT_KUBECONFIG: in-cluster credentials need ${join(dir, 'none', 'ca.crt')}: is the service account token mounted (automountServiceAccountToken)?`,
+      `ETCD_PROBE_MANAGEMENT_KUBECONFIG: in-cluster credentials need ${join(dir, 'none', 'token')}: is the service account token mounted (automountServiceAccountToken)?`,
+    ]);
+    expect(ok(inPod({ KUBERNETES_SERVICE_HOST: 'fd00::1', ETCD_PROBE_KUBECONFIG: 'in-cluster' })).inCluster?.server).toBe('https://[fd00::1]:443');
   });
 
   it('is capi with ETCD_PROBE_CAPI_CLUSTER', () => {
-    const { config } = ok(resolve({ ETCD_PROBE_CAPI_CLUSTER: 'default/workload-1' }));
+    const { config } = ok(inPod({ ETCD_PROBE_CAPI_CLUSTER: 'default/workload-1' }));
     expect(config.mode).toBe('capi');
     expect(config.capiCluster).toEqual({ namespace: 'default', name: 'workload-1' });
     expect(config.managementKubeconfig).toBeNull();

@@ -16,9 +16,20 @@ export interface RunningService {
 /** Builds the app through the real config path (resolveConfig) and listens on 127.0.0.1:0. */
 export async function startService(
   env: Record<string, string>,
-  options: { source?: (tls: import('../../src/tls/tls-files.ts').TlsMaterial) => MemberSource; now?: () => number; reloadIntervalMs?: number } = {},
+  options: {
+    source?: (tls: import('../../src/tls/tls-files.ts').TlsMaterial) => MemberSource;
+    now?: () => number;
+    reloadIntervalMs?: number;
+    /** Where a stand-in service account is mounted, for `in-cluster` settings. */
+    serviceAccountDir?: string;
+  } = {},
 ): Promise<RunningService> {
-  const result = resolveConfig({ env: { ETCD_PROBE_LOG_LEVEL: 'debug', ...env }, argv: [], now: new Date() });
+  const result = resolveConfig({
+    env: { ETCD_PROBE_LOG_LEVEL: 'debug', ...env },
+    argv: [],
+    now: new Date(),
+    ...(options.serviceAccountDir ? { serviceAccountDir: options.serviceAccountDir } : {}),
+  });
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('\n'));
   const logs = new LogSink();
   const app = buildApp({
@@ -31,6 +42,7 @@ export async function startService(
     tlsFiles: result.tlsFiles,
     listenerTls: result.listenerTls,
     auth: result.auth,
+    inCluster: result.inCluster,
   });
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.server.address() as AddressInfo;

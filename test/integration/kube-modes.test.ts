@@ -250,6 +250,34 @@ describe('kubeconfig mode through port-forward', () => {
     expect(refused.body.reasons.map((r) => r.code)).toEqual(['NO_MEMBER_REACHABLE']);
   });
 
+  it('in-cluster: the service account token and the API service address; direct by default, with no portforward right', async () => {
+    seedWorkload();
+    const pki = cluster.pki!;
+    const token = api.addUser('system:serviceaccount:monitoring:etcd-probe', workloadProbeRules({ portForward: false }));
+    const layout = await api.writeInCluster(mkdtempSync(join(tmpdir(), 'etcd-probe-pod-')), { token, namespace: 'monitoring' });
+    const tunnelsBefore = api.tunnelsOpened;
+    service = await startService(
+      {
+        ...layout.env,
+        ETCD_PROBE_KUBECONFIG: 'in-cluster',
+        ETCD_PROBE_CACERT: pki.caFile,
+        ETCD_PROBE_CERT: pki.clientCertFile,
+        ETCD_PROBE_KEY: pki.clientKeyFile,
+        ETCD_PROBE_TIMEOUT: `${TIMEOUT_MS}ms`,
+        ETCD_PROBE_CACHE_TTL: '0s',
+      },
+      { serviceAccountDir: join(layout.pathPrefix, 'var/run/secrets/kubernetes.io/serviceaccount') },
+    );
+    const { status, body } = await health(service);
+    expect(body.reasons).toEqual([]);
+    expect(status).toBe(200);
+    expect(body.kubernetes?.transport).toBe('direct');
+    expect(api.tunnelsOpened).toBe(tunnelsBefore);
+    const calls = api.requests.filter((r) => r.user === 'system:serviceaccount:monitoring:etcd-probe');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((r) => r.status === 200)).toBe(true);
+  });
+
   it('direct mode dials the advertised client URLs and never opens a tunnel', async () => {
     seedWorkload();
     const tunnelsBefore = api.tunnelsOpened;
