@@ -29,6 +29,14 @@ function fact(term: string, value: SafeHtml | string): SafeHtml {
   return html`<dt>${term}</dt><dd>${value}</dd>`;
 }
 
+// In the Kubernetes modes: the node named like the member, and the etcd pod on it.
+function kubernetesFacts(m: MemberDoc): SafeHtml | false {
+  if (!('node' in m) || !('pod' in m)) return false;
+  const node = m.node ? `${m.node.name} · ${m.node.ready ? 'Ready' : 'NotReady'}${m.node.internalIP ? ` · ${m.node.internalIP}` : ''}` : 'no node of its name';
+  const pod = m.pod ? `${m.pod.name} · ${m.pod.ready ? 'Ready' : 'not Ready'}` : 'no etcd pod';
+  return html`${fact('Node', node)}${fact('Pod', pod)}`;
+}
+
 /** One member as a card: name and badges, reachability and latency, version, raft progress, database bar, alarms. */
 export function memberCard(m: MemberDoc, quotaBytes: number): SafeHtml {
   const state = memberState(m);
@@ -39,9 +47,10 @@ export function memberCard(m: MemberDoc, quotaBytes: number): SafeHtml {
     m.isLearner && html`<span class="badge badge-learner">learner</span>`
   }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}</header>
 <p class="state state-${state}"><span class="dot" aria-hidden="true"></span>${STATE_TEXT[state]}${latency}</p>
-${m.error && html`<p class="error"><code>${m.error.code}</code> ${m.error.message}</p>`}
+${m.error && html`<p class="error"><code>${m.error.code}</code> ${m.error.message} <span class="layer">(layer ${m.error.layer})</span></p>`}
 <dl class="facts">
 ${fact('Endpoint', m.endpoint ?? 'none')}
+${kubernetesFacts(m)}
 ${fact('ID', html`<code>${m.id}</code>`)}
 ${fact('Version', s ? s.version : 'unknown')}
 ${fact('Raft', s ? `index ${s.raftIndex} · applied ${s.raftAppliedIndex} · term ${s.raftTerm}` : 'unknown')}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memberCard, memberState } from '../../../src/http/status-page/member-card.ts';
-import { three } from '../../probe/observation-builders.ts';
+import { kubeFacts, node, pod, three } from '../../probe/observation-builders.ts';
+import { probeError } from '../../../src/probe/outcome.ts';
 import { modelOf, QUOTA, snapshotOf } from './snapshot-builder.ts';
 
 function cards(...args: Parameters<typeof snapshotOf>) {
@@ -66,5 +67,18 @@ describe('memberCard', () => {
   it('shows alarms raised on the member as badges', () => {
     const { markup } = card(cards(three(), { alarmList: [{ memberId: 'b', alarm: 'NOSPACE' }] }), 'b');
     expect(markup).toContain('<span class="badge badge-alarm">NOSPACE</span>');
+  });
+
+  it('names the node and etcd pod in the Kubernetes modes, and the layer of an error', () => {
+    const members = three({ c: { state: 'unreachable', failure: probeError('PORT_FORWARD_FAILED', 'error dialing backend') } });
+    const facts = kubeFacts(members, { nodes: [node('m-a'), node('m-c')], pods: [pod('m-a'), pod('m-c', false)] });
+    const all = cards(members, { kube: facts });
+    expect(card(all, 'a').markup).toContain('<dt>Node</dt><dd>m-a · Ready · 10.0.0.1</dd><dt>Pod</dt><dd>etcd-m-a · Ready</dd>');
+    expect(card(all, 'b').markup).toContain('<dd>no node of its name</dd>');
+    expect(card(all, 'b').markup).toContain('<dd>no etcd pod</dd>');
+    expect(card(all, 'c').markup).toContain('<dd>etcd-m-c · not Ready</dd>');
+    expect(card(all, 'c').markup).toContain('<code>PORT_FORWARD_FAILED</code> error dialing backend <span class="layer">(layer port-forward)</span>');
+    // Static mode has no nodes to speak of.
+    expect(card(cards(three()), 'a').markup).not.toContain('<dt>Node</dt>');
   });
 });
