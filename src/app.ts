@@ -75,10 +75,10 @@ export interface ProbeCore {
  * Builds the prober the way every command does (the server and `etcd-probe check`), so that how the
  * member source is chosen from config lives in one place.
  */
-export function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now' | 'source' | 'inCluster'> & { readonly etcdTls?: TlsProvider }): ProbeCore {
+export async function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now' | 'source' | 'inCluster'> & { readonly etcdTls?: TlsProvider }): Promise<ProbeCore> {
   const { config } = options;
   const now = options.now ?? Date.now;
-  const source = options.source ?? createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null });
+  const source = options.source ?? (await createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null }));
   const thresholds = { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap, nodeGraceMs: config.nodeGraceMs };
   const prober = new Prober({ source, thresholds, now });
   return {
@@ -92,7 +92,7 @@ export function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now
 }
 
 /** Builds the service (routes, probe, cache, metrics) without listening; closing the server closes it all. */
-export function buildApp(options: AppOptions): App {
+export async function buildApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const lifecycle = options.lifecycle ?? new Lifecycle();
@@ -102,7 +102,7 @@ export function buildApp(options: AppOptions): App {
     ? new TlsFileReloader(options.tlsFiles, options.tls, reloadReporter('etcd-client', logger, credentialMetrics, now))
     : fixedTls(options.tls);
   recordExpiry(credentialMetrics, 'etcd-client', options.tls);
-  const core = buildProbeCore({ ...options, now, etcdTls });
+  const core = await buildProbeCore({ ...options, now, etcdTls });
   const { prober } = core;
   const logVerdict = createVerdictLogger(logger);
   const cache = new RoundCache<Snapshot>({

@@ -19,7 +19,7 @@ export interface CheckOptions {
   /** Epoch milliseconds; defaults to Date.now. */
   readonly now?: () => number;
   /** Builds the prober; defaults to the server's own constructor, so both probe the same members. */
-  readonly buildCore?: (options: { config: Config; tls: TlsMaterial; now: () => number; inCluster: InClusterAccess | null }) => ProbeCore;
+  readonly buildCore?: (options: { config: Config; tls: TlsMaterial; now: () => number; inCluster: InClusterAccess | null }) => ProbeCore | Promise<ProbeCore>;
 }
 
 /** The report of one round in the chosen format. */
@@ -34,7 +34,7 @@ export function renderCheck(snapshot: Snapshot, config: Pick<Config, 'policy'>, 
 /** Runs one probe round, prints it, closes every client, and returns the exit code of the verdict. */
 export async function runCheck(options: CheckOptions): Promise<number> {
   const now = options.now ?? Date.now;
-  const core = (options.buildCore ?? buildProbeCore)({ config: options.config, tls: options.tls, now, inCluster: options.inCluster ?? null });
+  const core = await (options.buildCore ?? buildProbeCore)({ config: options.config, tls: options.tls, now, inCluster: options.inCluster ?? null });
   let snapshot: Snapshot;
   try {
     snapshot = await core.prober.round();

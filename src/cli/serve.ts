@@ -27,7 +27,7 @@ export async function serve(options: ServeOptions): Promise<Serving | null> {
   const { config, tls } = resolved;
   let app: App;
   try {
-    app = buildApp({ config, tls, logger, tlsFiles: resolved.tlsFiles, listenerTls: resolved.listenerTls, auth: resolved.auth, inCluster: resolved.inCluster });
+    app = await buildApp({ config, tls, logger, tlsFiles: resolved.tlsFiles, listenerTls: resolved.listenerTls, auth: resolved.auth, inCluster: resolved.inCluster });
   } catch (error) {
     // Building the member source may find a setting unusable (a mode's files, say): still a config error.
     if (!(error instanceof ConfigError)) throw error;

@@ -32,7 +32,7 @@ export async function startService(
   });
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('\n'));
   const logs = new LogSink();
-  const app = buildApp({
+  const app = await buildApp({
     config: result.config,
     tls: result.tls,
     logger: createLogger(result.config.logLevel, logs),

@@ -21,11 +21,11 @@ writeFileSync(tokenPath, `${TOKEN}\n`);
 let app: App | undefined;
 let logs: LogSink;
 
-function build(env: Record<string, string> = {}): App {
+async function build(env: Record<string, string> = {}): Promise<App> {
   const result = resolveConfig({ env: { ETCD_PROBE_AUTH_TOKEN_FILE: tokenPath, ETCD_PROBE_LISTEN: '127.0.0.1:0', ...env }, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
   logs = new LogSink();
-  app = buildApp({ config: result.config, tls: result.tls, auth: result.auth, logger: createLogger('trace', logs), source: scriptedSource(round(three()).endpoints) });
+  app = await buildApp({ config: result.config, tls: result.tls, auth: result.auth, logger: createLogger('trace', logs), source: scriptedSource(round(three()).endpoints) });
   return app;
 }
 
@@ -52,7 +52,7 @@ describe('isGuarded', () => {
 
 describe('the bearer guard', () => {
   it('answers 401 with a Bearer challenge and the {error, message} body without a token, 200 with it', async () => {
-    build();
+    await build();
     for (const url of ['/members', '/members/m-a', '/alarms', '/metrics']) {
       const missing = await inject(url);
       expect(missing.status, url).toBe(401);
@@ -73,7 +73,7 @@ describe('the bearer guard', () => {
   });
 
   it('guards HEAD too, and leaves /healthz/etcd, /livez, /readyz and /openapi.yaml open', async () => {
-    build();
+    await build();
     expect((await inject('/members', undefined, 'HEAD')).status).toBe(401);
     for (const url of ['/healthz/etcd', '/livez', '/readyz', '/openapi.yaml']) expect((await inject(url)).status, url).toBe(200);
     // A wrong token on an open route is not a reason to refuse it.
@@ -81,7 +81,7 @@ describe('the bearer guard', () => {
   });
 
   it('cannot be bypassed by spelling the path differently', async () => {
-    build();
+    await build();
     for (const url of ['/members/', '/members?x=1', '/%6Dembers', '/members/%6D-a', '//members']) {
       const res = await inject(url);
       expect([401, 404], url).toContain(res.status);
@@ -89,7 +89,7 @@ describe('the bearer guard', () => {
   });
 
   it('guards the configured routes only', async () => {
-    build({ ETCD_PROBE_AUTH_ROUTES: '/healthz/etcd' });
+    await build({ ETCD_PROBE_AUTH_ROUTES: '/healthz/etcd' });
     expect((await inject('/healthz/etcd')).status).toBe(401);
     expect((await inject('/healthz/etcd', `Bearer ${TOKEN}`)).status).toBe(200);
     expect((await inject('/members')).status).toBe(200);
@@ -98,12 +98,12 @@ describe('the bearer guard', () => {
   it('leaves every route open without a token file', async () => {
     const result = resolveConfig({ env: {}, argv: [], now: new Date() });
     if (!result.ok) throw new Error('bad config');
-    app = buildApp({ config: result.config, tls: result.tls, logger: createLogger('silent'), source: scriptedSource(round(three()).endpoints) });
+    app = await buildApp({ config: result.config, tls: result.tls, logger: createLogger('silent'), source: scriptedSource(round(three()).endpoints) });
     expect((await inject('/members')).status).toBe(200);
   });
 
   it('never writes the token to the log, even at trace level with the request headers', async () => {
-    build();
+    await build();
     await inject('/members', `Bearer ${TOKEN}`);
     await inject('/members', 'Bearer wrong-token-value');
     app?.server.log.info({ req: { headers: { authorization: `Bearer ${TOKEN}` } } }, 'a request');

@@ -12,10 +12,10 @@ import { round, three } from '../probe/observation-builders.ts';
 
 let app: App | undefined;
 
-function build(observations = round(three()).endpoints, env: Record<string, string> = {}): App {
+async function build(observations = round(three()).endpoints, env: Record<string, string> = {}): Promise<App> {
   const result = resolveConfig({ env: { ETCD_PROBE_CACHE_TTL: '5s', ...env }, argv: [], now: new Date() });
   if (!result.ok) throw new Error('bad test config');
-  app = buildApp({ config: result.config, tls: result.tls, logger: createLogger('warn', new LogSink()), source: scriptedSource(observations) });
+  app = await buildApp({ config: result.config, tls: result.tls, logger: createLogger('warn', new LogSink()), source: scriptedSource(observations) });
   return app;
 }
 
@@ -33,7 +33,7 @@ async function inject(a: App, url: string, headers: Record<string, string> = {})
 
 describe('routes and documentation', () => {
   it('documents exactly the routes the app serves, and each documented route answers', async () => {
-    const a = build();
+    const a = await build();
     await a.server.ready();
     const served = a.routes
       .filter((r) => r.startsWith('GET '))
@@ -48,14 +48,14 @@ describe('routes and documentation', () => {
   });
 
   it('serves openapi.yaml as YAML', async () => {
-    const res = await inject(build(), '/openapi.yaml');
+    const res = await inject(await build(), '/openapi.yaml');
     expect(res.status).toBe(200);
     expect(res.contentType).toMatch(/^application\/yaml/);
     expect(res.body).toMatch(/^openapi: 3\.1\.0$/m);
   });
 
   it('answers every probe route with documented bodies', async () => {
-    const a = build(round(three({ c: { state: 'unreachable' } })).endpoints);
+    const a = await build(round(three({ c: { state: 'unreachable' } })).endpoints);
     for (const [url, template] of [
       ['/healthz/etcd', '/healthz/etcd'],
       ['/healthz/etcd?policy=strict', '/healthz/etcd'],
@@ -72,7 +72,7 @@ describe('routes and documentation', () => {
   });
 
   it('ties readiness to the service, not to etcd: ready while etcd is down, unready on shutdown', async () => {
-    const a = build(round(three({ a: { state: 'unreachable' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } })).endpoints);
+    const a = await build(round(three({ a: { state: 'unreachable' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } })).endpoints);
     expect((await inject(a, '/healthz/etcd')).status).toBe(503);
     expect((await inject(a, '/readyz')).status).toBe(200);
     a.lifecycle.beginShutdown();
@@ -84,7 +84,7 @@ describe('routes and documentation', () => {
   });
 
   it('answers errors as {error, message} without stack traces', async () => {
-    const a = build();
+    const a = await build();
     const bad = await inject(a, '/healthz/etcd?policy=lenient');
     expect(bad).toMatchObject({ status: 400, body: { error: 'INVALID_PARAMETER', message: "parameter 'policy' must be one of quorum, strict (got 'lenient')" } });
     const post = await a.server.inject({ method: 'POST', url: '/healthz/etcd', payload: { a: 1 } });
@@ -97,14 +97,14 @@ describe('routes and documentation', () => {
   });
 
   it('supports HEAD for load balancers that probe with it', async () => {
-    const a = build();
+    const a = await build();
     const res = await a.server.inject({ method: 'HEAD', url: '/healthz/etcd' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
   });
 
   it('/members answers 503 only when no member answered, saying why per endpoint', async () => {
-    const a = build(round([], { deadEndpoints: ['https://x:2379', 'https://y:2379'] }).endpoints);
+    const a = await build(round([], { deadEndpoints: ['https://x:2379', 'https://y:2379'] }).endpoints);
     const res = await inject(a, '/members');
     expect(res.status).toBe(503);
     expect(res.body.error).toBe('NO_MEMBER_REACHABLE');
@@ -113,7 +113,7 @@ describe('routes and documentation', () => {
   });
 
   it('/members/{id} accepts the hex ID, in either case', async () => {
-    const a = build();
+    const a = await build();
     expect((await inject(a, '/members/a')).body.name).toBe('m-a');
     expect((await inject(a, '/members/A')).body.name).toBe('m-a');
   });

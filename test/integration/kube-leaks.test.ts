@@ -57,7 +57,7 @@ beforeAll(async () => {
   const result = resolveConfig({ env, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.join('\n'));
   const { config, tls } = result;
-  source = createSource({ config, tls: fixedTls(tls), now: Date.now });
+  source = await createSource({ config, tls: fixedTls(tls), now: Date.now });
   prober = new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, nodeGraceMs: config.nodeGraceMs, maxRaftGap: config.maxRaftGap }, now: Date.now });
 }, 60_000);
 
