@@ -109,6 +109,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     load: async () => {
       const snapshot = await prober.round();
       metrics.recordRound(snapshot);
+      // Credentials a Kubernetes mode took from a Secret or minted: their expiry is exported like the files'.
+      if (core.source.credentials) recordExpiry(credentialMetrics, 'etcd-client', core.source.credentials());
       logVerdict(snapshot);
       return snapshot;
     },

@@ -58,6 +58,7 @@ export class KubeSource implements MemberSource {
   readonly #options: KubeSourceOptions;
   readonly #plans = new Map<string, Plan>();
   #known: Discovery | null = null;
+  #credentials: WorkloadCredentials | null = null;
 
   constructor(options: KubeSourceOptions) {
     this.#options = options;
@@ -68,6 +69,7 @@ export class KubeSource implements MemberSource {
     const { access, transport } = this.#options;
     try {
       const credentials = await access.resolve(this.#options.timeoutMs);
+      this.#credentials = credentials;
       const discovery = await this.#discover(credentials);
       this.#known = discovery;
       return { transport, cluster: access.cluster, nodes: discovery.nodes, pods: discovery.pods, fresh: true, apiError: null };
@@ -76,6 +78,10 @@ export class KubeSource implements MemberSource {
       const known = this.#known;
       return { transport, cluster: access.cluster, nodes: known?.nodes ?? [], pods: known?.pods ?? [], fresh: false, apiError: kubeProbeError(error) };
     }
+  }
+
+  credentials() {
+    return this.#credentials?.tls ?? null;
   }
 
   async targets(_listed: readonly ListedMember[]): Promise<readonly ProbeTarget[]> {

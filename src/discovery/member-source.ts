@@ -1,6 +1,7 @@
 import type { MemberClient } from '../probe/member-client.ts';
 import type { KubeFacts, ListedMember } from '../probe/observations.ts';
 import type { ProbeTarget } from '../probe/probe-target.ts';
+import type { TlsMaterial } from '../tls/tls-files.ts';
 
 /**
  * Where the members are and how to reach them: the seam between a mode (static endpoints today,
@@ -24,6 +25,11 @@ export interface MemberSource {
    * whose credentials never change.
    */
   refreshCredentials?(): boolean;
+  /**
+   * The etcd client credentials in use when the source obtains them itself (a Secret, a minted
+   * certificate); absent when they come from files, whose reloader reports them.
+   */
+  credentials?(): TlsMaterial | null;
   /** Releases what the source itself holds. */
   close(): Promise<void>;
 }

@@ -335,6 +335,10 @@ describe('Cluster API mode', () => {
     const secretsRead = new Set(api.requests.filter((r) => r.path.includes('/secrets/')).map((r) => r.path));
     expect([...secretsRead].sort()).toEqual([`/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-etcd`, `/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-kubeconfig`]);
     expect(api.requests.every((r) => r.method === 'GET')).toBe(true);
+    // The minted certificate's expiry is exported like a file's: 24 h from now.
+    const exported = /^etcd_probe_tls_cert_not_after_seconds\{credentials="etcd-client"\} (\S+)$/m.exec((await get(`${s.url}/metrics`)).text);
+    expect(Number(exported?.[1]) * 1000 - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    expect(Number(exported?.[1]) * 1000 - Date.now()).toBeLessThan(24 * 3_600_000);
   });
 
   it('uses <cluster>-apiserver-etcd-client when the CA key is absent (external etcd)', async () => {
