@@ -1,9 +1,9 @@
 import { loadKubeConfig, KubeConnection } from '../kube/kube-connection.ts';
 import { KubeError } from '../kube/kube-error.ts';
 import { mintClientCertificate, MintError, type MintedCertificate } from '../tls/mint-client-certificate.ts';
-import type { TlsMaterial } from '../tls/tls-files.ts';
 import type { SecretRef } from './kubeconfig-access.ts';
-import { pemEntry, sameTls, tlsFromSecret } from './secret-tls.ts';
+import { pemEntry, tlsFromSecret } from './secret-tls.ts';
+import { sameTls, type TlsMaterial } from '../tls/tls-files.ts';
 import type { WorkloadAccess, WorkloadCredentials } from './workload-access.ts';
 
 /** Cluster API mode's settings. */

@@ -1,6 +1,7 @@
 import { KubeConnection } from '../kube/kube-connection.ts';
 import type { TlsProvider } from '../tls/tls-provider.ts';
-import { sameTls, tlsFromSecret } from './secret-tls.ts';
+import { tlsFromSecret } from './secret-tls.ts';
+import { sameTls } from '../tls/tls-files.ts';
 import type { WorkloadAccess, WorkloadCredentials } from './workload-access.ts';
 
 /** A Secret named `namespace/name`. */

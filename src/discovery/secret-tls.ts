@@ -25,9 +25,3 @@ export function tlsFromSecret(data: ReadonlyMap<string, Buffer>, what: string): 
   }
   return { ca, cert, key };
 }
-
-/** Whether two TLS materials are byte for byte the same. */
-export function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
-  const eq = (x: Buffer | null, y: Buffer | null) => (x === null ? y === null : y !== null && x.equals(y));
-  return eq(a.ca, b.ca) && eq(a.cert, b.cert) && eq(a.key, b.key);
-}

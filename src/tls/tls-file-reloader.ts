@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/config-error.ts';
 import { fileStamp } from './file-stamp.ts';
-import { checkTlsFiles, type TlsFiles, type TlsMaterial } from './tls-files.ts';
+import { checkTlsFiles, sameTls, type TlsFiles, type TlsMaterial } from './tls-files.ts';
 import type { TlsProvider } from './tls-provider.ts';
 
 /** A file that could not be loaded: its path, the setting that names it, and what is wrong. */
@@ -16,11 +16,6 @@ export interface ReloadEvents {
   reloaded(material: TlsMaterial): void;
   /** New files were found broken; the previous material stays in use. */
   failed(failure: ReloadFailure): void;
-}
-
-function same(a: TlsMaterial, b: TlsMaterial): boolean {
-  const eq = (x: Buffer | null, y: Buffer | null) => (x === null ? y === null : y !== null && x.equals(y));
-  return eq(a.ca, b.ca) && eq(a.cert, b.cert) && eq(a.key, b.key);
 }
 
 /**
@@ -57,7 +52,7 @@ export class TlsFileReloader implements TlsProvider {
       for (const error of errors) this.#events.failed(this.#failure(error));
       return false;
     }
-    if (same(material, this.#material)) return false;
+    if (sameTls(material, this.#material)) return false;
     try {
       this.#accept(material);
     } catch (error) {

@@ -135,3 +135,9 @@ export function certificateWarnings(material: TlsMaterial, now: Date, what = 'th
   if (now > notAfter) return [`${what} expired at ${notAfter.toISOString()}`];
   return [];
 }
+
+/** Whether two TLS materials are byte for byte the same. */
+export function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
+  const eq = (x: Buffer | null, y: Buffer | null) => (x === null ? y === null : y !== null && x.equals(y));
+  return eq(a.ca, b.ca) && eq(a.cert, b.cert) && eq(a.key, b.key);
+}
