@@ -29,7 +29,6 @@ export class CapiAccess implements WorkloadAccess {
   readonly #options: CapiAccessOptions;
   #current: WorkloadCredentials | null = null;
   #kubeconfigText: string | null = null;
-  #caFingerprint: string | null = null;
   #minted: MintedCertificate | null = null;
   #readAt = 0;
 
@@ -80,15 +79,14 @@ export class CapiAccess implements WorkloadAccess {
       return this.#current && sameTls(this.#current.tls, fromSecret) ? this.#current.tls : fromSecret;
     }
     const caKey = pemEntry(etcdData, 'tls.key', `secret ${namespace}/${name}-etcd`, 'key');
-    const fingerprint = `${caCert.toString('base64')}/${caKey.length}`;
-    if (this.#minted && this.#current && fingerprint === this.#caFingerprint && now < this.#minted.renewAt) return this.#current.tls;
+    // The current certificate stays while the same CA signed it (its key belongs to that CA certificate).
+    if (this.#minted && this.#current?.tls.ca?.equals(caCert) && now < this.#minted.renewAt) return this.#current.tls;
     try {
       this.#minted = await mintClientCertificate({ caCert, caKey, commonName: MINTED_COMMON_NAME, now });
     } catch (error) {
       if (error instanceof MintError) throw new KubeError('invalid-secret', `secret ${namespace}/${name}-etcd: ${error.message}`);
       throw error;
     }
-    this.#caFingerprint = fingerprint;
     return { ca: caCert, cert: this.#minted.cert, key: this.#minted.key };
   }
 }

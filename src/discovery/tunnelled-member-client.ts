@@ -73,11 +73,6 @@ export class TunnelledMemberClient implements MemberClient {
     return this.#through((etcd) => etcd.alarmList());
   }
 
-  /** Open sockets and WebSockets of the tunnel, for leak checks. */
-  get openTunnelConnections(): number {
-    return this.#tunnel.openCount;
-  }
-
   close(): void {
     this.#closed = true;
     void this.#etcd.then((etcd) => {

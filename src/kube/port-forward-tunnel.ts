@@ -86,11 +86,6 @@ export class PortForwardTunnel {
     return this.#failure && this.#failure.at > this.#openedAt ? this.#failure.error : null;
   }
 
-  /** Open client connections and WebSockets, for leak checks. */
-  get openCount(): number {
-    return this.#sockets.size + this.#webSockets.size;
-  }
-
   /** Stops listening and ends every connection and WebSocket. */
   async close(): Promise<void> {
     if (this.#closed) return;
