@@ -91,11 +91,15 @@ describe('the etcd-probe process', () => {
         10_000,
       );
       expect(first?.status).toBe(200);
-      const infoBefore = p.stdout().split('\n').filter((l) => l.includes('"level":"info"')).length;
+      const linesBefore = p.stdout().trim().split('\n').length;
       for (let i = 0; i < 20; i++) expect((await get(`${url}/healthz/etcd`)).status).toBe(200);
       const lines = p.stdout().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(lines.filter((l) => l.level === 'info')).toHaveLength(infoBefore);
       expect(lines.some((l) => l.msg === 'etcd-probe listening')).toBe(true);
+      // 20 requests and 20 rounds (TTL 0) log nothing per request at info. The only info lines allowed are
+      // verdict changes, which a loaded machine can legitimately produce (a member slow for one round).
+      const addedInfo = lines.slice(linesBefore).filter((l) => l.level === 'info');
+      expect(addedInfo.filter((l) => !String(l.msg).startsWith('etcd verdict'))).toEqual([]);
+      expect(addedInfo.length).toBeLessThan(5);
 
       // A hung member keeps the next round in flight for the whole 1 s deadline.
       const [hung] = (await cluster.followerIndexes()) as [number];
