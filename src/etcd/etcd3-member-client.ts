@@ -3,7 +3,7 @@ import { noop } from 'cockatiel';
 import type { MemberClient } from '../probe/member-client.ts';
 import type { Outcome } from '../probe/outcome.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
-import { describeError } from './describe-error.ts';
+import { describeError, type CallKind } from './describe-error.ts';
 import { toAlarmEntries, toMemberListing, toMemberStatus } from './convert.ts';
 
 /** How to reach one member: its URL, the TLS material, the per-call deadline and gRPC channel extras. */
@@ -60,22 +60,22 @@ export class Etcd3MemberClient implements MemberClient {
     this.#client = new Etcd3(etcdOptions);
   }
 
-  async #run<T>(call: () => Promise<T>): Promise<Outcome<T>> {
+  async #run<T>(kind: CallKind, call: () => Promise<T>): Promise<Outcome<T>> {
     const started = performance.now();
     try {
       const value = await call();
       return { ok: true, value, ms: performance.now() - started };
     } catch (error) {
-      return { ok: false, error: describeError(error, this.#endpoint, this.#timeoutMs), ms: performance.now() - started };
+      return { ok: false, error: describeError(error, this.#endpoint, this.#timeoutMs, kind), ms: performance.now() - started };
     }
   }
 
   status() {
-    return this.#run(async () => toMemberStatus(await this.#client.maintenance.status()));
+    return this.#run('status', async () => toMemberStatus(await this.#client.maintenance.status()));
   }
 
   async healthRead() {
-    const outcome = await this.#run(async () => {
+    const outcome = await this.#run('read', async () => {
       // Linearizable (serializable: false): it goes through ReadIndex, so it proves a leader with a quorum.
       await this.#client.kv.range({ key: HEALTH_KEY, serializable: false, keys_only: true, limit: 1 });
       return { permissionDenied: false };
@@ -88,12 +88,12 @@ export class Etcd3MemberClient implements MemberClient {
   }
 
   memberList() {
-    return this.#run(async () => toMemberListing(await this.#client.cluster.memberList({})));
+    return this.#run('member-list', async () => toMemberListing(await this.#client.cluster.memberList({})));
   }
 
   alarmList() {
     // Action GET only: the probe never activates or disarms an alarm.
-    return this.#run(async () => {
+    return this.#run('alarm-list', async () => {
       const response = await this.#client.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None });
       return toAlarmEntries(response.alarms);
     });

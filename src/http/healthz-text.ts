@@ -1,8 +1,19 @@
 import type { Policy } from '../config/config.ts';
+import { quorumSentence } from '../probe/quorum-sentence.ts';
+import { label } from '../probe/reason.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
+import { isAnsweringLeader, type Verdict } from '../probe/verdict.ts';
 
 function check(ok: boolean, name: string, detail: string): string {
   return ok ? `[+]${name} ok${detail ? ` (${detail})` : ''}` : `[-]${name} failed: ${detail}`;
+}
+
+// Only a leader that answered is "ok": one that its followers vouch for is named, but as a failed check.
+function leaderCheck(verdict: Verdict): string {
+  const leader = verdict.leader;
+  if (!leader) return check(false, 'leader', 'no leader confirmed this round');
+  if (leader.reachable) return check(true, 'leader', label(leader));
+  return check(false, 'leader', `${label(leader)} leads by its followers' account (a read passed consensus), but does not answer etcd-probe`);
 }
 
 /** Renders a verdict as Kubernetes-style healthz lines, ending in `healthz check passed` or `failed`. */
@@ -11,17 +22,15 @@ export function renderHealthzText(snapshot: Snapshot, policy: Policy, passed: bo
   const lines: string[] = [];
   for (const m of view.members) {
     const name = m.name === '' ? m.id : m.name;
-    const role = [verdict.leader?.id === m.id ? 'leader' : '', m.isLearner ? 'learner' : ''].filter(Boolean).join(', ');
+    const role = [isAnsweringLeader(verdict, m.id) ? 'leader' : '', m.isLearner ? 'learner' : ''].filter(Boolean).join(', ');
     const detail = m.healthy ? [role, m.latencyMs === null ? '' : `${m.latencyMs}ms`].filter(Boolean).join(', ') : (m.error?.message ?? 'not probed');
     lines.push(check(m.healthy, `member ${name}`, detail));
   }
   for (const e of view.endpoints.filter((e) => e.memberId === null && !view.members.some((m) => m.endpoint === e.endpoint))) {
     lines.push(check(false, `endpoint ${e.endpoint}`, e.error?.message ?? 'unknown member'));
   }
-  const q = verdict.quorum;
-  const quorumFailed = verdict.reasons.some((r) => r.code === 'QUORUM_LOST' || r.code === 'NO_MEMBER_REACHABLE');
-  lines.push(check(!quorumFailed, 'quorum', `${q.healthyVoting} of ${q.voting} voting members healthy, ${q.required} required, can lose ${q.faultTolerance} more`));
-  lines.push(check(verdict.leader !== null, 'leader', verdict.leader ? verdict.leader.name || verdict.leader.id : 'no leader'));
+  lines.push(check(verdict.quorum.confirmed, 'quorum', quorumSentence(verdict)));
+  lines.push(leaderCheck(verdict));
   const alarms = view.alarms.map((a) => `${a.alarm} on ${view.members.find((m) => m.id === a.memberId)?.name || a.memberId}`);
   if (view.alarmSource === null) lines.push(check(false, 'alarms', 'unknown: no member answered'));
   else lines.push(check(alarms.length === 0, 'alarms', alarms.length === 0 ? `from ${view.alarmSource}` : alarms.join(', ')));

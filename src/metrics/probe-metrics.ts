@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { MemberView } from '../probe/cluster-view.ts';
 import type { CacheOutcome } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
-import type { HealthStatus } from '../probe/verdict.ts';
+import { isAnsweringLeader, type HealthStatus } from '../probe/verdict.ts';
 
 const STATUSES: readonly HealthStatus[] = ['healthy', 'degraded', 'unhealthy'];
 const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
@@ -29,7 +29,7 @@ export class ProbeMetrics {
   readonly #reasons = new Gauge({ name: 'etcd_probe_reason_active', help: 'Reasons of the current verdict, counted by code.', labelNames: ['code', 'severity'], registers: [this.registry] });
   readonly #up = this.#memberGauge('etcd_probe_member_up', 'Whether the member answered Status in the latest round.');
   readonly #healthy = this.#memberGauge('etcd_probe_member_healthy', 'Whether the member passed a linearizable read in the latest round.');
-  readonly #isLeader = this.#memberGauge('etcd_probe_member_is_leader', 'Whether the member is the leader.');
+  readonly #isLeader = this.#memberGauge('etcd_probe_member_is_leader', 'Whether the member is the leader and answered this round (a leader only its followers vouch for is 0).');
   readonly #dbSize = this.#memberGauge('etcd_probe_member_db_size_bytes', 'Size of the backend database file.');
   readonly #dbInUse = this.#memberGauge('etcd_probe_member_db_size_in_use_bytes', 'Logically used size of the backend database.');
   readonly #raftIndex = this.#memberGauge('etcd_probe_member_raft_index', 'The member\'s raft committed index.');
@@ -65,7 +65,7 @@ export class ProbeMetrics {
       const labels = { member: memberLabel(m), id: m.id };
       this.#up.set(labels, m.reachable ? 1 : 0);
       this.#healthy.set(labels, m.healthy ? 1 : 0);
-      this.#isLeader.set(labels, verdict.leader?.id === m.id ? 1 : 0);
+      this.#isLeader.set(labels, isAnsweringLeader(verdict, m.id) ? 1 : 0);
       if (m.status) {
         this.#dbSize.set(labels, m.status.dbSizeBytes);
         this.#dbInUse.set(labels, m.status.dbSizeInUseBytes);

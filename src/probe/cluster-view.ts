@@ -21,6 +21,8 @@ export interface MemberView {
   readonly reachable: boolean;
   /** Reachable, and a linearizable read passed (a learner: reachable, as learners serve no such reads). */
   readonly healthy: boolean;
+  /** A linearizable read passed on it: proof that a leader held a quorum during the round. */
+  readonly readPassed: boolean;
   readonly latencyMs: number | null;
   readonly error: ProbeError | null;
   readonly status: MemberStatus | null;
@@ -164,6 +166,7 @@ function viewMember(
     probed: candidates.length + foreign.length > 0,
     reachable,
     healthy,
+    readPassed: readOk !== undefined,
     latencyMs: latencyMs === null ? null : Math.round(latencyMs * 100) / 100,
     error,
     status: answered?.status.ok ? answered.status.value : null,

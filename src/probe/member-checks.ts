@@ -10,6 +10,8 @@ export interface Thresholds {
   readonly maxRaftGap: number;
   /** A control-plane node younger than this may lack its etcd member without NODE_WITHOUT_MEMBER. */
   readonly nodeGraceMs: number;
+  /** How long a majority may answer without a confirmed leader before NO_LEADER becomes QUORUM_LOST. */
+  readonly electionGraceMs: number;
 }
 
 /** dbSize at or above this share of the quota is DB_QUOTA_HIGH. */

@@ -5,6 +5,7 @@ import type { Thresholds } from './member-checks.ts';
 import type { EndpointObservation, ListedMember } from './observations.ts';
 import type { ProbeTarget } from './probe-target.ts';
 import type { Snapshot } from './snapshot.ts';
+import { NO_MEMORY, remember, type LeaderMemory } from './leader-memory.ts';
 import { judge } from './verdict.ts';
 
 /** What a prober needs: where members are and how to reach them, the limits to judge by, and a clock. */
@@ -38,6 +39,7 @@ export class Prober {
   readonly #options: ProberOptions;
   readonly #pool: ClientPool;
   #previous: Snapshot | null = null;
+  #memory: LeaderMemory = NO_MEMORY;
   #sequence = 0;
 
   constructor(options: ProberOptions) {
@@ -77,6 +79,8 @@ export class Prober {
     };
     const view = buildClusterView(observations);
     const checkedAt = this.#options.now();
+    const verdict = judge(view, this.#options.thresholds, checkedAt, this.#memory);
+    this.#memory = remember(this.#memory, { startedAt, confirmed: verdict.quorum.confirmed, leader: verdict.leader });
     const snapshot: Snapshot = {
       sequence: ++this.#sequence,
       mode: source.mode,
@@ -85,7 +89,7 @@ export class Prober {
       durationMs: Math.round(observations.durationMs * 100) / 100,
       observations,
       view,
-      verdict: judge(view, this.#options.thresholds, checkedAt),
+      verdict,
     };
     this.#previous = snapshot;
     return snapshot;

@@ -14,6 +14,6 @@ export function snapshotOf(observations: RoundObservations, checkedAt = Date.UTC
     durationMs: observations.durationMs,
     observations,
     view,
-    verdict: judge(view, { quotaBytes: 2 * 2 ** 30, maxRaftGap: 1000, nodeGraceMs: 120_000 }, checkedAt),
+    verdict: judge(view, { quotaBytes: 2 * 2 ** 30, maxRaftGap: 1000, nodeGraceMs: 120_000, electionGraceMs: 10_000 }, checkedAt),
   };
 }

@@ -17,7 +17,7 @@ export function snapshotOf(members: readonly FakeMember[], options: RoundOptions
   const view = buildClusterView(observations);
   // nodeGraceMs only matters to the Kubernetes modes' node checks (on main since this branch began);
   // a variable rather than a literal, so that the extra field type-checks on either side of that merge.
-  const thresholds = { quotaBytes, maxRaftGap: 1000, nodeGraceMs: 120_000 };
+  const thresholds = { quotaBytes, maxRaftGap: 1000, nodeGraceMs: 120_000, electionGraceMs: 10_000 };
   return {
     sequence: 1,
     mode: 'static',

@@ -37,7 +37,7 @@ describe('the status page', () => {
   it.each([
     ['healthy', three(), 'No findings: every check passed.'],
     ['degraded', three({ c: { state: 'unreachable' } }), 'MEMBER_UNREACHABLE'],
-    ['unhealthy', three({ b: { state: 'unreachable' }, c: { state: 'unreachable' } }), 'QUORUM_LOST'],
+    ['unhealthy', three({ a: { state: 'unhealthy' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } }), 'QUORUM_LOST'],
   ] as const)('shows a %s verdict as a banner of that colour, with its reasons and hints', (status, members, text) => {
     const model = modelOf(snapshotOf(members));
     const out = renderStatusFragment(model).markup;
