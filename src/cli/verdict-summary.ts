@@ -1,14 +1,13 @@
 import { quorumSentence } from '../probe/quorum-sentence.ts';
-import { label } from '../probe/reason.ts';
+import { leaderSentence } from '../probe/leader-sentence.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 
 /** The verdict in words for a person at a terminal: status, quorum, leader, then each reason with its hint. */
 export function renderVerdictSummary(snapshot: Snapshot): string {
   const { verdict, view } = snapshot;
   // The table names members by ID only (as etcdctl does), so the leader is given by both.
-  const leader = verdict.leader
-    ? `${label(verdict.leader)} (${verdict.leader.id})${verdict.leader.reachable ? '' : ", by its followers' account: it does not answer etcd-probe"}`
-    : 'none confirmed';
+  const words = leaderSentence(verdict);
+  const leader = verdict.leader ? `${words.text} (${verdict.leader.id})` : words.text;
   const lines = [
     `status: ${verdict.status}`,
     `quorum: ${quorumSentence(verdict)}`,

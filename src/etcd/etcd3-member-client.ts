@@ -1,6 +1,7 @@
 import { AlarmAction, AlarmType, Etcd3, type IOptions } from 'etcd3';
 import { noop } from 'cockatiel';
 import type { MemberClient } from '../probe/member-client.ts';
+import type { HealthRead } from '../probe/observations.ts';
 import type { Outcome } from '../probe/outcome.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
 import { describeError, type CallKind } from './describe-error.ts';
@@ -74,15 +75,16 @@ export class Etcd3MemberClient implements MemberClient {
     return this.#run('status', async () => toMemberStatus(await this.#client.maintenance.status()));
   }
 
-  async healthRead() {
+  async healthRead(): Promise<Outcome<HealthRead>> {
     const outcome = await this.#run('read', async () => {
       // Linearizable (serializable: false): it goes through ReadIndex, so it proves a leader with a quorum.
-      await this.#client.kv.range({ key: HEALTH_KEY, serializable: false, keys_only: true, limit: 1 });
-      return { permissionDenied: false };
+      const response = await this.#client.kv.range({ key: HEALTH_KEY, serializable: false, keys_only: true, limit: 1 });
+      // The term tells whether the same member's Status (asked in parallel) may predate an election.
+      return { permissionDenied: false, raftTerm: Number(response.header.raft_term) };
     });
     // A denied read has passed consensus before RBAC refused it: the member is healthy (as etcdctl judges).
     if (!outcome.ok && outcome.error.code === 'PERMISSION_DENIED') {
-      return { ok: true as const, value: { permissionDenied: true }, ms: outcome.ms };
+      return { ok: true as const, value: { permissionDenied: true, raftTerm: null }, ms: outcome.ms };
     }
     return outcome;
   }

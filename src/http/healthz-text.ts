@@ -1,19 +1,11 @@
 import type { Policy } from '../config/config.ts';
 import { quorumSentence } from '../probe/quorum-sentence.ts';
-import { label } from '../probe/reason.ts';
+import { leaderSentence } from '../probe/leader-sentence.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
-import { isAnsweringLeader, type Verdict } from '../probe/verdict.ts';
+import { isAnsweringLeader } from '../probe/verdict.ts';
 
 function check(ok: boolean, name: string, detail: string): string {
   return ok ? `[+]${name} ok${detail ? ` (${detail})` : ''}` : `[-]${name} failed: ${detail}`;
-}
-
-// Only a leader that answered is "ok": one that its followers vouch for is named, but as a failed check.
-function leaderCheck(verdict: Verdict): string {
-  const leader = verdict.leader;
-  if (!leader) return check(false, 'leader', 'no leader confirmed this round');
-  if (leader.reachable) return check(true, 'leader', label(leader));
-  return check(false, 'leader', `${label(leader)} leads by its followers' account (a read passed consensus), but does not answer etcd-probe`);
 }
 
 /** Renders a verdict as Kubernetes-style healthz lines, ending in `healthz check passed` or `failed`. */
@@ -30,7 +22,8 @@ export function renderHealthzText(snapshot: Snapshot, policy: Policy, passed: bo
     lines.push(check(false, `endpoint ${e.endpoint}`, e.error?.message ?? 'unknown member'));
   }
   lines.push(check(verdict.quorum.confirmed, 'quorum', quorumSentence(verdict)));
-  lines.push(leaderCheck(verdict));
+  const leader = leaderSentence(verdict);
+  lines.push(check(leader.ok, 'leader', leader.text));
   const alarms = view.alarms.map((a) => `${a.alarm} on ${view.members.find((m) => m.id === a.memberId)?.name || a.memberId}`);
   if (view.alarmSource === null) lines.push(check(false, 'alarms', 'unknown: no member answered'));
   else lines.push(check(alarms.length === 0, 'alarms', alarms.length === 0 ? `from ${view.alarmSource}` : alarms.join(', ')));

@@ -23,6 +23,8 @@ export interface MemberView {
   readonly healthy: boolean;
   /** A linearizable read passed on it: proof that a leader held a quorum during the round. */
   readonly readPassed: boolean;
+  /** The raft term in which its read was served; null when no read passed (or RBAC denied it). */
+  readonly readTerm: number | null;
   readonly latencyMs: number | null;
   readonly error: ProbeError | null;
   readonly status: MemberStatus | null;
@@ -167,6 +169,7 @@ function viewMember(
     reachable,
     healthy,
     readPassed: readOk !== undefined,
+    readTerm: readOk?.health.ok ? readOk.health.value.raftTerm : null,
     latencyMs: latencyMs === null ? null : Math.round(latencyMs * 100) / 100,
     error,
     status: answered?.status.ok ? answered.status.value : null,

@@ -13,6 +13,11 @@ export interface Leadership {
   readonly followers: readonly string[];
   /** How the members split when they do not all follow the named leader; null when they agree. */
   readonly split: string | null;
+  /**
+   * The leader the members named, when a read was served at a later term: their Status predates an
+   * election that ended during the round, so that leader is not named (`named` is null).
+   */
+  readonly superseded: MemberRef | null;
 }
 
 function termOf(members: readonly MemberView[]): number {
@@ -33,9 +38,14 @@ export function readLeadership(members: readonly MemberView[]): Leadership {
   }
   const followed = [...byLeader.entries()].filter((entry): entry is [string, MemberView[]] => entry[0] !== null);
   const best = [...followed].sort((a, b) => termOf(b[1]) - termOf(a[1]) || b[1].length - a[1].length)[0];
-  if (!best) return { named: null, term: 0, selfConfirmed: false, followers: [], split: null };
+  if (!best) return { named: null, term: 0, selfConfirmed: false, followers: [], split: null, superseded: null };
   const [leaderId, followers] = best;
   const leaderView = members.find((m) => m.id === leaderId);
+  const ref = { id: leaderId, name: leaderView?.name ?? '' };
+  // Status and the read are asked in parallel: a read served at a later term than every claim proves that
+  // the claims are older than an election that ended meanwhile (the old leader may be dead).
+  const readTerm = Math.max(0, ...members.map((m) => m.readTerm ?? 0));
+  if (readTerm > termOf(followers)) return { named: null, term: readTerm, selfConfirmed: false, followers: [], split: null, superseded: ref };
   const split =
     byLeader.size === 1
       ? null
@@ -48,10 +58,11 @@ export function readLeadership(members: readonly MemberView[]): Leadership {
           })
           .join('; ');
   return {
-    named: { id: leaderId, name: leaderView?.name ?? '' },
+    named: ref,
     term: termOf(followers),
     selfConfirmed: leaderView?.status?.leaderId === leaderId,
     followers: followers.map(label),
     split,
+    superseded: null,
   };
 }

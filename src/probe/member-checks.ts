@@ -29,7 +29,7 @@ function percent(ratio: number): string {
   return `${Math.round(ratio * 100)}%`;
 }
 
-function reachability(m: MemberView): Reason[] {
+function reachability(m: MemberView, readFailuresExplained: boolean): Reason[] {
   const about = { member: m, endpoint: m.endpoint };
   if (m.listed && m.name === '' && m.clientURLs.length === 0) {
     return [reason('UNSTARTED_MEMBER', `${label(m)} (peer ${m.peerURLs.join(', ') || 'unknown'}) was added but has not started`, about)];
@@ -40,7 +40,9 @@ function reachability(m: MemberView): Reason[] {
   if (!m.reachable) {
     return [reason('MEMBER_UNREACHABLE', `${label(m)} at ${m.endpoint}: ${m.error?.message ?? 'no answer'}`, about)];
   }
-  if (!m.healthy) {
+  // When no read passed anywhere, every member's failed read is the cluster's NO_LEADER or QUORUM_LOST,
+  // said once there; when one passed, a member whose read fails is a finding of its own.
+  if (!m.healthy && !readFailuresExplained) {
     return [reason('MEMBER_UNHEALTHY', `${label(m)} answers Status but its linearizable read failed: ${m.error?.message ?? 'unknown error'}`, about)];
   }
   return [];
@@ -105,11 +107,14 @@ function raft(m: MemberView, leader: MemberView | undefined, t: Thresholds): Rea
   return reasons;
 }
 
-/** The reasons that concern one member each: reachability, storage, raft progress, learners. */
-export function judgeMembers(members: readonly MemberView[], leader: MemberRef | null, t: Thresholds): Reason[] {
+/**
+ * The reasons that concern one member each: reachability, storage, raft progress, learners.
+ * `readFailuresExplained`: a cluster-wide reason (NO_LEADER, QUORUM_LOST) already accounts for failed reads.
+ */
+export function judgeMembers(members: readonly MemberView[], leader: MemberRef | null, t: Thresholds, readFailuresExplained: boolean): Reason[] {
   const leaderView = leader ? members.find((m) => m.id === leader.id) : undefined;
   return members.flatMap((m) => [
-    ...reachability(m),
+    ...reachability(m, readFailuresExplained),
     ...storage(m, t),
     ...raft(m, leaderView, t),
     ...(m.isLearner

@@ -64,7 +64,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, me
     ...judgeAlarms(view),
     ...judgeMembership(view),
     ...judgeVersions(view),
-    ...judgeMembers(own, leader, thresholds),
+    ...judgeMembers(own, leader, thresholds, quorumReasons.some((r) => r.code === 'NO_LEADER' || r.code === 'QUORUM_LOST')),
     ...judgeKube(view, thresholds.nodeGraceMs, now),
   ];
   const reasons = withoutEchoes(found, view).sort(order);

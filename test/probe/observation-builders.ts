@@ -1,5 +1,5 @@
 import { probeError } from '../../src/probe/outcome.ts';
-import type { AlarmEntry, EndpointObservation, KubeFacts, ListedMember, MemberStatus, NodeFacts, PodFacts, RoundObservations } from '../../src/probe/observations.ts';
+import type { AlarmEntry, EndpointObservation, HealthRead, KubeFacts, ListedMember, MemberStatus, NodeFacts, PodFacts, RoundObservations } from '../../src/probe/observations.ts';
 import type { Outcome, ProbeError } from '../../src/probe/outcome.ts';
 
 // Builders of round observations for the verdict's table tests: data in, no etcd, no I/O.
@@ -25,6 +25,8 @@ export interface FakeMember {
   /** The membership this member reports; the whole fake cluster by default. */
   readonly lists?: readonly string[];
   readonly permissionDenied?: boolean;
+  /** The raft term its read reports; its Status term by default (a higher one: its Status predates an election). */
+  readonly readTerm?: number;
   readonly memberListFails?: boolean;
   /** How an unreachable member failed; CONNECTION_REFUSED at the etcd layer by default. */
   readonly failure?: ProbeError;
@@ -97,7 +99,8 @@ export function round(members: readonly FakeMember[], options: RoundOptions = {}
       continue;
     }
     const lists = m.lists ? everyone.filter((l) => m.lists?.includes(l.id)) : everyone;
-    let health: Outcome<{ permissionDenied: boolean }> = ok({ permissionDenied: m.permissionDenied ?? false }, 3);
+    const denied = m.permissionDenied ?? false;
+    let health: Outcome<HealthRead> = ok({ permissionDenied: denied, raftTerm: denied ? null : (m.readTerm ?? m.raftTerm ?? 2) }, 3);
     if (state === 'unhealthy') health = fail('TIMEOUT', 'no answer within 2000ms');
     else if (m.learner) health = fail('LEARNER_READ_REJECTED');
     endpoints.push({

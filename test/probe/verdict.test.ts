@@ -70,7 +70,7 @@ const ROWS: Row[] = [
     name: 'two of three down: fewer than a majority answers, quorum lost at once',
     observations: round(three({ b: { state: 'unreachable' }, c: { state: 'unreachable' }, a: { state: 'unhealthy' } }), { leader: null }),
     status: 'unhealthy',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
+    reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
     quorum: { voting: 3, required: 2, answering: 1, healthyVoting: 0, confirmed: false, faultTolerance: 0 },
     leader: null,
   },
@@ -79,7 +79,7 @@ const ROWS: Row[] = [
     observations: round(three({ b: { state: 'unreachable' }, c: { state: 'unreachable' }, a: { state: 'unhealthy' } })),
     memory: confirmedAgo(1000),
     status: 'unhealthy',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
+    reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
     leader: null,
   },
   // Elections: a majority answers but no read passes.
@@ -88,7 +88,7 @@ const ROWS: Row[] = [
     observations: round(three({ a: { state: 'unreachable', failure: probeError('TIMEOUT', 'no answer within 1000ms') }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } })),
     memory: confirmedAgo(1500),
     status: 'degraded',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'MEMBER_UNREACHABLE', 'NO_LEADER'],
+    reasons: ['MEMBER_UNREACHABLE', 'NO_LEADER'],
     quorum: { voting: 3, required: 2, answering: 2, healthyVoting: 0, confirmed: false, faultTolerance: 0 },
     leader: null,
   },
@@ -96,7 +96,7 @@ const ROWS: Row[] = [
     name: 'the leader hangs on the first round this service ever ran',
     observations: round(three({ a: { state: 'unreachable' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } })),
     status: 'degraded',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'MEMBER_UNREACHABLE', 'NO_LEADER'],
+    reasons: ['MEMBER_UNREACHABLE', 'NO_LEADER'],
     leader: null,
   },
   {
@@ -104,7 +104,7 @@ const ROWS: Row[] = [
     observations: round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null }),
     memory: confirmedAgo(9_999),
     status: 'degraded',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'NO_LEADER'],
+    reasons: ['NO_LEADER'],
     leader: null,
   },
   {
@@ -112,7 +112,7 @@ const ROWS: Row[] = [
     observations: round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null }),
     memory: confirmedAgo(10_001),
     status: 'unhealthy',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'QUORUM_LOST'],
+    reasons: ['QUORUM_LOST'],
     leader: null,
   },
   {
@@ -120,7 +120,7 @@ const ROWS: Row[] = [
     observations: round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } })),
     memory: confirmedAgo(800),
     status: 'degraded',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'NO_LEADER'],
+    reasons: ['NO_LEADER'],
     leader: null,
   },
   {
@@ -131,6 +131,15 @@ const ROWS: Row[] = [
     reasons: ['MEMBER_UNREACHABLE'],
     quorum: { answering: 2, healthyVoting: 2, confirmed: true, faultTolerance: 0 },
     leader: { id: 'b', name: 'm-b', reachable: true },
+  },
+  {
+    name: 'an election ends during the round: Status still names the dead leader, the reads were served at the next term',
+    observations: round(three({ a: { state: 'unreachable' }, b: { readTerm: 3 }, c: { readTerm: 3 } })),
+    memory: confirmedAgo(2000),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE'],
+    quorum: { confirmed: true, healthyVoting: 2, faultTolerance: 0 },
+    leader: null,
   },
   {
     name: 'the old leader resumes at an older term and still claims leadership',
@@ -306,7 +315,7 @@ const ROWS: Row[] = [
     name: 'five members, two answering, no read passes: quorum lost',
     observations: round(five(['unhealthy', 'unhealthy', 'unreachable', 'unreachable', 'unreachable']), { leader: '3' }),
     status: 'unhealthy',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
+    reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
   },
   {
     name: 'five members, three healthy',

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from './html.ts';
 import type { HealthDoc } from './page-model.ts';
+import { leaderSentence } from '../../probe/leader-sentence.ts';
 import { quorumSentence } from '../../probe/quorum-sentence.ts';
 
 /** The verdict in one capitalised word, as the banner and the tab title say it. */
@@ -10,10 +11,7 @@ export const HEADLINE: Readonly<Record<HealthDoc['status'], string>> = {
 };
 
 function leaderLine(health: HealthDoc): string {
-  if (!health.leader) return 'No leader confirmed';
-  const name = health.leader.name === '' ? health.leader.id : health.leader.name;
-  // A leader that only its followers vouch for is named, but never shown as if this probe had reached it.
-  return health.leader.reachable ? `Leader: ${name}` : `Leader: ${name}, by its followers' account (etcd-probe cannot reach it)`;
+  return `Leader: ${leaderSentence(health).text}`;
 }
 
 /** The verdict as a coloured banner: status, quorum, leader, then every reason with its hint, most severe first. */
