@@ -37,6 +37,9 @@ function reachability(m: MemberView, readFailuresExplained: boolean): Reason[] {
   if (!m.probed) {
     return [reason('MEMBER_NOT_PROBED', `${label(m)} is listed, but no probed endpoint reaches it, so its health is unknown`, about)];
   }
+  if (!m.reachable && m.error?.code === 'WRONG_MEMBER') {
+    return [reason('MEMBER_ID_MISMATCH', `${label(m)}: ${m.error.message}`, about)];
+  }
   if (!m.reachable) {
     return [reason('MEMBER_UNREACHABLE', `${label(m)} at ${m.endpoint}: ${m.error?.message ?? 'no answer'}`, about)];
   }

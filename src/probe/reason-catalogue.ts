@@ -13,6 +13,7 @@ export type ReasonCode =
   | 'MEMBER_UNREACHABLE'
   | 'MEMBER_UNHEALTHY'
   | 'MEMBER_NOT_PROBED'
+  | 'MEMBER_ID_MISMATCH'
   | 'UNSTARTED_MEMBER'
   | 'MEMBER_LIST_MISMATCH'
   | 'MEMBERSHIP_UNKNOWN'
@@ -92,6 +93,11 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
     severity: 'degraded',
     when: 'A member in the membership that no probed endpoint reaches (discovery off and its URL not configured).',
     hint: "Add the member's client URL to ETCD_PROBE_ENDPOINTS, or set ETCD_PROBE_DISCOVER=true, so that its health is known.",
+  },
+  MEMBER_ID_MISMATCH: {
+    severity: 'degraded',
+    when: "Where a member should answer (one of its advertised client URLs, or the etcd of the node named like it) another member answered. That answer is not trusted for either member, so the expected member's health is unknown.",
+    hint: "Something other than the expected member answers at its address: a stale DNS record or IP reuse, a load balancer or NAT in front of the member, a wrong --advertise-client-urls, or (Kubernetes modes) the wrong pod behind the node's address. Compare etcdctl member list with what listens there.",
   },
   UNSTARTED_MEMBER: {
     severity: 'degraded',

@@ -28,6 +28,8 @@ export interface FakeMember {
   /** The raft term its read reports; its Status term by default (a higher one: its Status predates an election). */
   readonly readTerm?: number;
   readonly memberListFails?: boolean;
+  /** Another member's ID that answers at this member's URL (an impostor: IP reuse, a stale DNS record). */
+  readonly answersAs?: string;
   /** How an unreachable member failed; CONNECTION_REFUSED at the etcd layer by default. */
   readonly failure?: ProbeError;
 }
@@ -53,7 +55,7 @@ export function listed(m: FakeMember): ListedMember {
 function status(m: FakeMember, leader: string | null): MemberStatus {
   return {
     clusterId: m.clusterId ?? CLUSTER,
-    memberId: m.id,
+    memberId: m.answersAs ?? m.id,
     version: m.version ?? '3.5.17',
     dbSizeBytes: m.dbSizeBytes ?? 20_480,
     dbSizeInUseBytes: m.dbSizeInUseBytes ?? 16_384,
@@ -107,7 +109,7 @@ export function round(members: readonly FakeMember[], options: RoundOptions = {}
       target,
       status: ok(status(m, leader)),
       health,
-      memberList: m.memberListFails ? fail('TIMEOUT') : ok({ clusterId: m.clusterId ?? CLUSTER, memberId: m.id, members: lists }),
+      memberList: m.memberListFails ? fail('TIMEOUT') : ok({ clusterId: m.clusterId ?? CLUSTER, memberId: m.answersAs ?? m.id, members: lists }),
       alarmList,
     });
   }

@@ -199,6 +199,13 @@ const ROWS: Row[] = [
     reasons: ['ALARM_CORRUPT'],
   },
   {
+    name: "another member answers at a member's advertised URL: reported, and trusted for neither",
+    observations: round(three({ c: { answersAs: 'b' } })),
+    status: 'degraded',
+    reasons: ['MEMBER_ID_MISMATCH'],
+    quorum: { answering: 2, healthyVoting: 2, faultTolerance: 0 },
+  },
+  {
     name: 'an endpoint answers for another cluster',
     observations: round(three({ c: { clusterId: 'beef' } })),
     status: 'unhealthy',
@@ -519,6 +526,12 @@ describe('judge: the verdict table', () => {
     expect(v.leader?.id).toBe('a');
     expect(v.quorum).toMatchObject({ voting: 3, healthyVoting: 2 });
     expect(v.reasons.find((r) => r.code === 'CLUSTER_ID_MISMATCH')?.message).toBe('https://m-c:2379 answers for cluster beef, not c1a55e');
+  });
+
+  it("MEMBER_ID_MISMATCH names the place, the member expected and the one that answered", () => {
+    const v = verdictOf(round(three({ c: { answersAs: 'b' } })));
+    expect(v.reasons[0]?.message).toBe("m-c: https://m-c:2379 is an advertised client URL of m-c, but answered as member b: its answer is not trusted");
+    expect(v.reasons[0]?.member).toEqual({ id: 'c', name: 'm-c' });
   });
 
   it('lists every endpoint error when nothing answers', () => {
