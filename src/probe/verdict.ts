@@ -1,6 +1,6 @@
 import { judgeAlarms, judgeClusterIds, judgeMembership, judgeReachability, judgeStrayEndpoints, judgeVersions } from './cluster-checks.ts';
 import type { ClusterView } from './cluster-view.ts';
-import { judgeKube, withoutEchoes } from './kube-checks.ts';
+import { echoesKubeApi, judgeKube, kubeExplains } from './kube-checks.ts';
 import { NO_MEMORY, type LeaderMemory } from './leader-memory.ts';
 import { readLeadership, type Leadership } from './leadership.ts';
 import { judgeMembers, type Thresholds } from './member-checks.ts';
@@ -46,6 +46,7 @@ function judgeLeaderSplit(leadership: Leadership, leader: LeaderRef | null): Rea
 export function judge(view: ClusterView, thresholds: Thresholds, now: number, memory: LeaderMemory = NO_MEMORY): Verdict {
   const own = view.members;
   const unreachable = judgeReachability(view);
+  const anyReachable = view.endpoints.some((e) => e.reachable && e.clusterId === view.clusterId);
   const leadership = readLeadership(own);
   const { quorum, leader, reasons: quorumReasons } = judgeQuorum({
     members: own,
@@ -53,7 +54,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, me
     memory,
     electionGraceMs: thresholds.electionGraceMs,
     now,
-    anyReachable: unreachable.length === 0,
+    anyReachable,
   });
   const found = [
     ...unreachable,
@@ -64,10 +65,14 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, me
     ...judgeAlarms(view),
     ...judgeMembership(view),
     ...judgeVersions(view),
-    ...judgeMembers(own, leader, thresholds, quorumReasons.some((r) => r.code === 'NO_LEADER' || r.code === 'QUORUM_LOST')),
+    ...judgeMembers(own, leader, thresholds, {
+      readFailures: quorumReasons.some((r) => r.code === 'NO_LEADER' || r.code === 'QUORUM_LOST'),
+      echoesKubeApi: (m) => echoesKubeApi(view, m.error?.layer),
+      kubeExplains: (m) => kubeExplains(view, m),
+    }),
     ...judgeKube(view, thresholds.nodeGraceMs, now),
   ];
-  const reasons = withoutEchoes(found, view).sort(order);
+  const reasons = found.sort(order);
   const status: HealthStatus = reasons.some((r) => r.severity === 'unhealthy')
     ? 'unhealthy'
     : reasons.some((r) => r.severity === 'degraded')
