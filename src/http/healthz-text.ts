@@ -1,6 +1,7 @@
 import type { Policy } from '../config/config.ts';
 import { quorumSentence } from '../probe/quorum-sentence.ts';
 import { leaderSentence } from '../probe/leader-sentence.ts';
+import { shortName, shortNameOf } from '../probe/reason.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import { isAnsweringLeader } from '../probe/verdict.ts';
 
@@ -13,10 +14,9 @@ export function renderHealthzText(snapshot: Snapshot, policy: Policy, passed: bo
   const { view, verdict } = snapshot;
   const lines: string[] = [];
   for (const m of view.members) {
-    const name = m.name === '' ? m.id : m.name;
     const role = [isAnsweringLeader(verdict, m.id) ? 'leader' : '', m.isLearner ? 'learner' : ''].filter(Boolean).join(', ');
     const detail = m.healthy ? [role, m.latencyMs === null ? '' : `${m.latencyMs}ms`].filter(Boolean).join(', ') : (m.error?.message ?? 'not probed');
-    lines.push(check(m.healthy, `member ${name}`, detail));
+    lines.push(check(m.healthy, `member ${shortName(m)}`, detail));
   }
   for (const e of view.endpoints.filter((e) => e.memberId === null && !view.members.some((m) => m.endpoint === e.endpoint))) {
     lines.push(check(false, `endpoint ${e.endpoint}`, e.error?.message ?? 'unknown member'));
@@ -24,7 +24,7 @@ export function renderHealthzText(snapshot: Snapshot, policy: Policy, passed: bo
   lines.push(check(verdict.quorum.confirmed, 'quorum', quorumSentence(verdict)));
   const leader = leaderSentence(verdict);
   lines.push(check(leader.ok, 'leader', leader.text));
-  const alarms = view.alarms.map((a) => `${a.alarm} on ${view.members.find((m) => m.id === a.memberId)?.name || a.memberId}`);
+  const alarms = view.alarms.map((a) => `${a.alarm} on ${shortNameOf(a.memberId, view.members)}`);
   if (view.alarmSource === null) lines.push(check(false, 'alarms', 'unknown: no member answered'));
   else lines.push(check(alarms.length === 0, 'alarms', alarms.length === 0 ? `from ${view.alarmSource}` : alarms.join(', ')));
   lines.push(`status ${verdict.status} (policy ${policy})`);

@@ -3,6 +3,7 @@ import { claimOf, clusterIdOf, impersonated, rankFor, relate, respondentOf, type
 import type { AlarmEntry, EndpointObservation, KubeFacts, ListedMember, MemberStatus, NodeFacts, PodFacts, RoundObservations } from './observations.ts';
 import type { ProbeTarget } from './probe-target.ts';
 import { probeError, type ProbeError } from './outcome.ts';
+import { label } from './reason.ts';
 
 /** One member as the round saw it, merged from the member list and the endpoints that answered as it. */
 export interface MemberView {
@@ -130,7 +131,7 @@ interface MemberEvidence {
 }
 
 function describeImpostor(o: EndpointObservation, listed: ListedMember): ProbeError {
-  const claim = claimOf(o, listed) === 'node-name' ? `the etcd of node ${listed.name}` : `an advertised client URL of ${listed.name || listed.id}`;
+  const claim = claimOf(o, listed) === 'node-name' ? `the etcd of node ${listed.name}` : `an advertised client URL of ${label(listed)}`;
   return probeError('WRONG_MEMBER', `${o.target.endpoint} is ${claim}, but answered as member ${respondentOf(o)}: its answer is not trusted`);
 }
 
