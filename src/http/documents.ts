@@ -2,6 +2,7 @@ import type { Policy } from '../config/config.ts';
 import type { EndpointView, MemberView } from '../probe/cluster-view.ts';
 import type { ProbeError } from '../probe/outcome.ts';
 import type { CacheRead } from '../probe/round-cache.ts';
+import { disruptionsAllowed } from '../probe/disruption.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import { isAnsweringLeader } from '../probe/verdict.ts';
 
@@ -41,6 +42,7 @@ export function healthzDocument(read: CacheRead<Snapshot>, policy: Policy, now: 
     kubernetes: kubeDoc(read.value),
     reasons: verdict.reasons,
     quorum: verdict.quorum,
+    disruptionsAllowed: disruptionsAllowed(verdict),
     leader: verdict.leader,
     clusterId: verdict.clusterId,
     ...freshness(read, now),

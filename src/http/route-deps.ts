@@ -1,6 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config/config.ts';
 import type { ProbeMetrics } from '../metrics/probe-metrics.ts';
+import type { RoundHistory } from '../probe/history/round-history.ts';
+import type { Thresholds } from '../probe/member-checks.ts';
 import type { CacheRead, RoundCache } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import { setCacheHeaders } from './cache-headers.ts';
@@ -14,6 +16,10 @@ export interface RouteDeps {
   /** Epoch milliseconds. */
   readonly now: () => number;
   readonly lifecycle: Lifecycle;
+  /** The recent rounds the prober keeps, for /history. */
+  readonly history: RoundHistory;
+  /** The limits the verdict judges by, for the disruption projections. */
+  readonly thresholds: Thresholds;
 }
 
 /** Reads the shared snapshot for a route: counts how the cache served it and sets the cache headers. */

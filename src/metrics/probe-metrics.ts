@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { disruptionsAllowed } from '../probe/disruption.ts';
 import { shortName } from '../probe/reason.ts';
 import type { CacheOutcome } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
@@ -35,6 +36,9 @@ export class ProbeMetrics {
   readonly #roundDuration = new Histogram({ name: 'etcd_probe_round_duration_seconds', help: 'Duration of a probe round.', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10], registers: [this.registry] });
   readonly #rpcDuration = new Histogram({ name: 'etcd_probe_rpc_duration_seconds', help: 'Duration of each etcd call of a round, failed ones included.', labelNames: ['member', 'rpc'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5], registers: [this.registry] });
   readonly #rounds = new Counter({ name: 'etcd_probe_rounds_total', help: 'Probe rounds by verdict.', labelNames: ['status'], registers: [this.registry] });
+  readonly #disruptions = new Gauge({ name: 'etcd_probe_disruptions_allowed', help: 'How many voting members could stop now without losing quorum (0 when quorum is lost or its margin unknown).', registers: [this.registry] });
+  readonly #leaderChanges = new Counter({ name: 'etcd_probe_leader_changes_total', help: 'Leader elections seen between rounds (leader changes, and raft term jumps between rounds), since the process started.', registers: [this.registry] });
+  readonly #memberTransitions = new Counter({ name: 'etcd_probe_member_transitions_total', help: 'Changes of a member\'s state between rounds, by the state it changed to.', labelNames: ['member', 'to'], registers: [this.registry] });
   readonly #requests = new Counter({ name: 'etcd_probe_requests_total', help: 'Requests served from a probe round, by route and how the cache served them.', labelNames: ['route', 'cache'], registers: [this.registry] });
 
   constructor(options: ProbeMetricsOptions) {
@@ -55,6 +59,11 @@ export class ProbeMetrics {
     for (const s of STATUSES) this.#clusterStatus.set({ status: s }, s === verdict.status ? 1 : 0);
     this.#faultTolerance.set(verdict.quorum.faultTolerance);
     this.#hasLeader.set(verdict.leader === null ? 0 : 1);
+    this.#disruptions.set(disruptionsAllowed(verdict));
+    for (const change of snapshot.changes) {
+      if (change.kind === 'leader') this.#leaderChanges.inc(change.elections);
+      if (change.kind === 'member') this.#memberTransitions.inc({ member: shortName(change.member), to: change.to });
+    }
     this.#lastRound.set(snapshot.checkedAt / 1000);
     this.#reasons.reset();
     for (const r of verdict.reasons) this.#reasons.inc({ code: r.code, severity: r.severity });

@@ -4,10 +4,9 @@ import type { MemberView } from './cluster-view.ts';
 import type { Thresholds } from './member-checks.ts';
 import type { EndpointObservation, ListedMember } from './observations.ts';
 import type { ProbeTarget } from './probe-target.ts';
-import { buildSnapshot, type Snapshot } from './snapshot.ts';
-import { RoundHistory, type HistoryLimits } from './history/round-history.ts';
-import { recordOf } from './history/round-record.ts';
-import { NO_MEMORY, remember, type LeaderMemory } from './leader-memory.ts';
+import { RoundJudge } from './round-judge.ts';
+import type { Snapshot } from './snapshot.ts';
+import type { HistoryLimits, RoundHistory } from './history/round-history.ts';
 
 /** What a prober needs: where members are and how to reach them, the limits to judge by, and a clock. */
 export interface ProberOptions {
@@ -41,15 +40,12 @@ function mergeListed(observations: readonly EndpointObservation[]): ListedMember
 export class Prober {
   readonly #options: ProberOptions;
   readonly #pool: ClientPool;
-  #previous: Snapshot | null = null;
-  #memory: LeaderMemory = NO_MEMORY;
-  readonly #history: RoundHistory;
-  #sequence = 0;
+  readonly #judge: RoundJudge;
 
   constructor(options: ProberOptions) {
     this.#options = options;
     this.#pool = new ClientPool((target) => options.source.connect(target));
-    this.#history = new RoundHistory(options.history);
+    this.#judge = new RoundJudge({ thresholds: options.thresholds, history: options.history, mode: options.source.mode });
   }
 
   /** Runs one round and judges it. Never throws for anything etcd or the network does. */
@@ -58,7 +54,7 @@ export class Prober {
     if (this.#options.source.refreshCredentials?.()) this.#pool.reset();
     const startedAt = this.#options.now();
     const started = performance.now();
-    const previous = this.#previous;
+    const previous = this.#judge.previous;
     const previousMembers = previous ? listedOf(previous.view.members) : [];
     const source = this.#options.source;
     // Discovery is refreshed while the members it knew are probed, so a round costs one deadline, not two.
@@ -82,26 +78,12 @@ export class Prober {
       previousMembers: previousMembers.length > 0 ? previousMembers : null,
       kube,
     };
-    const judged = buildSnapshot({
-      sequence: ++this.#sequence,
-      mode: source.mode,
-      observations,
-      thresholds: this.#options.thresholds,
-      recent: { memory: this.#memory, history: this.#history.records(startedAt - this.#history.limits.checksMs) },
-      checkedAt: this.#options.now(),
-    });
-    const { verdict } = judged;
-    this.#memory = remember(this.#memory, { startedAt, confirmed: verdict.quorum.confirmed, leader: verdict.leader });
-    const failures = new Map(judged.view.members.flatMap((m) => (m.error ? [[m.id, m.error.message] as const] : [])));
-    const changes = this.#history.add(recordOf(judged.view, verdict, judged.checkedAt), failures);
-    const snapshot: Snapshot = { ...judged, changes };
-    this.#previous = snapshot;
-    return snapshot;
+    return this.#judge.judge(observations, this.#options.now());
   }
 
   /** The recent rounds (read-only for everyone but the prober). */
   get history(): RoundHistory {
-    return this.#history;
+    return this.#judge.history;
   }
 
   /** How many member clients are open (for leak checks). */

@@ -42,7 +42,7 @@ describe('routes and documentation', () => {
     const documented = Object.keys(openapi.paths).sort();
     expect(served).toEqual(documented);
     for (const path of documented) {
-      const res = await a.server.inject({ method: 'GET', url: path.replace('{idOrName}', 'm-a') });
+      const res = await a.server.inject({ method: 'GET', url: path.replace('{idOrName}', 'm-a').replace('{member}', 'm-b') });
       expect(res.statusCode, path).toBe(200);
     }
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ProbeMetrics } from '../../src/metrics/probe-metrics.ts';
 import { round, three } from '../probe/observation-builders.ts';
-import { snapshotOf } from '../probe/snapshot-builder.ts';
+import { RoundJudge } from '../../src/probe/round-judge.ts';
+import { snapshotOf, TEST_THRESHOLDS } from '../probe/snapshot-builder.ts';
 
 // The gauges the alert rules read (chart/files/alerts.yaml), as a scrape would show them.
 
@@ -31,6 +32,30 @@ describe('ProbeMetrics for the alert rules', () => {
     expect(text).toMatch(/^etcd_probe_member_up\{member="m-a",id="a"\} 1$/m);
     expect(text).toMatch(/^etcd_probe_cluster_status\{status="degraded"\} 1$/m);
     expect(text).toMatch(/^etcd_probe_reason_active\{code="MEMBER_UNREACHABLE",severity="degraded"\} 1$/m);
+  });
+});
+
+describe('ProbeMetrics counters over rounds', () => {
+  it('counts leader elections and member transitions, and exports the disruption budget', async () => {
+    const judge = new RoundJudge({ thresholds: TEST_THRESHOLDS, history: { windowMs: 3_600_000, maxBytes: 2 ** 20, checksMs: 0 }, mode: 'static' });
+    const metrics = new ProbeMetrics({ quotaBytes: 1 });
+    const rounds = [
+      round(three()),
+      round(three({ c: { state: 'unreachable' } })),
+      round(three({ a: { raftTerm: 5 }, b: { raftTerm: 5 }, c: { raftTerm: 5 } }), { leader: 'b' }),
+      round(three({ a: { raftTerm: 5 }, b: { raftTerm: 5 }, c: { raftTerm: 5 } }), { leader: 'b' }),
+    ];
+    const budgets: string[] = [];
+    for (const [i, o] of rounds.entries()) {
+      metrics.recordRound(judge.judge({ ...o, startedAt: i * 1000 }, i * 1000 + 5));
+      budgets.push(/^etcd_probe_disruptions_allowed (\d+)$/m.exec(await scrape(metrics))?.[1] ?? '?');
+    }
+    const text = await scrape(metrics);
+    expect(budgets).toEqual(['1', '0', '1', '1']);
+    // term 2 → 5 with a new leader: three elections between the rounds.
+    expect(text).toMatch(/^etcd_probe_leader_changes_total 3$/m);
+    expect(text).toMatch(/^etcd_probe_member_transitions_total\{member="m-c",to="unreachable"\} 1$/m);
+    expect(text).toMatch(/^etcd_probe_member_transitions_total\{member="m-c",to="healthy"\} 1$/m);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { findMember, knownMembers } from '../../probe/find-member.ts';
 import { ApiError } from '../api-error.ts';
 import { memberDocument, membersDocument } from '../documents.ts';
 import { flag, readSnapshot, type RouteDeps } from '../route-deps.ts';
@@ -22,13 +23,11 @@ export function membersRoutes(app: FastifyInstance, deps: RouteDeps): void {
     { schema: { querystring: FRESH_QUERY } },
     async (request, reply) => {
       const read = await readSnapshot(deps, '/members/{idOrName}', reply, flag(request.query.fresh));
-      const key = request.params.idOrName;
       const { members } = read.value.view;
-      const member = members.find((m) => m.id === key.toLowerCase()) ?? members.find((m) => m.name !== '' && m.name === key);
+      const member = findMember(members, request.params.idOrName);
       if (member) return memberDocument(member, read.value);
       if (members.length === 0) throw new ApiError('NO_MEMBER_REACHABLE', 'the membership is unknown: no etcd member answered');
-      const known = members.map((m) => (m.name ? `${m.name} (${m.id})` : m.id)).join(', ');
-      throw new ApiError('MEMBER_NOT_FOUND', `no member has ID or name '${key}'; members: ${known}`);
+      throw new ApiError('MEMBER_NOT_FOUND', `no member has that ID or name; members: ${knownMembers(members)}`);
     },
   );
 }

@@ -9,6 +9,8 @@ import { RoundCache } from '../../../src/probe/round-cache.ts';
 import type { Snapshot } from '../../../src/probe/snapshot.ts';
 import { checkResponse } from '../../helpers/openapi.ts';
 import { three } from '../../probe/observation-builders.ts';
+import { RoundHistory } from '../../../src/probe/history/round-history.ts';
+import { TEST_THRESHOLDS } from '../../probe/snapshot-builder.ts';
 import { CHECKED_AT, QUOTA, snapshotOf } from '../status-page/snapshot-builder.ts';
 
 let app: FastifyInstance | undefined;
@@ -26,7 +28,15 @@ function build(snapshot: Snapshot, clock = { now: CHECKED_AT }): { app: FastifyI
     now,
   });
   const metrics = new ProbeMetrics({ quotaBytes: QUOTA });
-  const deps: RouteDeps = { cache, metrics, config: { policy: 'quorum', cacheTtlMs: 5000, quotaBytes: QUOTA }, now, lifecycle: new Lifecycle() };
+  const deps: RouteDeps = {
+    cache,
+    metrics,
+    config: { policy: 'quorum', cacheTtlMs: 5000, quotaBytes: QUOTA },
+    now,
+    lifecycle: new Lifecycle(),
+    history: new RoundHistory({ windowMs: 3_600_000, maxBytes: 2 ** 20, checksMs: 0 }),
+    thresholds: TEST_THRESHOLDS,
+  };
   app = Fastify();
   statusPageRoutes(app, deps);
   return { app, metrics, rounds: () => rounds };
