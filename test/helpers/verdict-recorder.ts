@@ -15,6 +15,8 @@ export interface VerdictSample {
   readonly codes: readonly string[];
   /** The reasons as CODE(member) or CODE. */
   readonly reasons: readonly string[];
+  /** The reasons' messages (the errors etcd answered with are in them). */
+  readonly messages: readonly string[];
   readonly leader: { readonly id: string; readonly name: string; readonly reachable?: boolean } | null;
   readonly quorum: { readonly voting: number; readonly required: number; readonly healthyVoting: number } | null;
 }
@@ -31,7 +33,7 @@ interface Mark {
 
 interface Body {
   status?: string;
-  reasons?: { code: string; member?: { name: string } | null }[];
+  reasons?: { code: string; message?: string; member?: { name: string } | null }[];
   leader?: VerdictSample['leader'];
   quorum?: VerdictSample['quorum'];
 }
@@ -46,6 +48,7 @@ function sampleOf(http: number, body: Body, sentAt: number, answeredAt: number):
     status: body.status ?? `http ${http}`,
     codes: reasons.map((r) => r.code),
     reasons: reasons.map((r) => (r.member?.name ? `${r.code}(${r.member.name})` : r.code)),
+    messages: reasons.map((r) => r.message ?? ''),
     leader: body.leader ?? null,
     quorum: body.quorum ?? null,
   };
@@ -158,6 +161,12 @@ function runKey(s: VerdictSample): string {
   const leader = s.leader ? `${s.leader.name || s.leader.id}${s.leader.reachable === false ? ' (unreachable)' : ''}` : '-';
   const quorum = s.quorum ? `${s.quorum.healthyVoting}/${s.quorum.voting}` : '?';
   return `${s.status.padEnd(9)} leader=${leader.padEnd(4)} healthy=${quorum} ${s.reasons.join(' ') || '(no reasons)'}`;
+}
+
+/** The distinct member errors in the samples' messages (after "member at endpoint: "), for the record. */
+export function distinctErrors(samples: readonly VerdictSample[]): string[] {
+  const errors = samples.flatMap((s) => s.messages.map((m) => m.replace(/^.*? at \S+: /, '').replace(/https?:\/\/[\d.]+:\d+/g, '<url>')));
+  return [...new Set(errors.filter((e) => e !== ''))];
 }
 
 /** The samples as runs of equal verdicts, one line each: time range, count, status, leader, reasons. */

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { formatSamples, type VerdictRecorder, type VerdictSample } from './verdict-recorder.ts';
+import { distinctErrors, formatSamples, type VerdictRecorder, type VerdictSample } from './verdict-recorder.ts';
 
 // Assertions on a recorded verdict sequence: a regex over one symbol per sample, invariants that hold
 // in every sample (the verdict contract's rules among them), and a state that must be reached by a
@@ -47,6 +47,7 @@ export const CONTRACT: Readonly<Record<string, Invariant>> = {
     !(s.quorum && !readPassed(s) && answered(s) < s.quorum.required) ||
     s.codes.includes('QUORUM_LOST') ||
     (answered(s) === 0 && s.codes.includes('NO_MEMBER_REACHABLE')),
+  'NO_LEADER only in rounds where no read passed': (s) => !(readPassed(s) && s.codes.includes('NO_LEADER')),
   'the leader answered, or a read passed and it is flagged reachable: false': (s) =>
     !s.leader || !unreachable(s).includes(s.leader.name) || (readPassed(s) && s.leader.reachable === false),
 };
@@ -110,7 +111,10 @@ function check(samples: readonly VerdictSample[], rules: PhaseRules): string[] {
 export function expectPhase(recorder: VerdictRecorder, label: string, rules: PhaseRules, context = ''): VerdictSample[] {
   const samples = recorder.phase(label);
   const record = `${context}${label} (${symbols(samples)}):\n${formatSamples(samples)}`;
-  if (process.env.VERDICT_LOG) appendFileSync(process.env.VERDICT_LOG, `${record}\n\n`);
+  if (process.env.VERDICT_LOG) {
+    const errors = distinctErrors(samples).map((e) => `    error seen: ${e}`);
+    appendFileSync(process.env.VERDICT_LOG, `${[record, ...errors].join('\n')}\n\n`);
+  }
   const broken = samples.length === 0 ? ['no samples'] : check(samples, rules);
   if (broken.length > 0) throw new Error(`phase '${label}' broke ${broken.length} rule(s):\n- ${broken.join('\n- ')}\nrecorded:\n${record}`);
   return samples;
