@@ -32,9 +32,7 @@ async function followerFault(label: string, inject: (index: number) => Promise<F
   const healed = `${label} on ${name} healed`;
   recorder.mark(healed);
   await fault.heal();
-  // Generous: etcd-probe's gRPC connection can stay stalled in TCP retransmission back-off well after
-  // the link is fine (17 s seen after the 16 kbit/s link), while a new connection works at once.
-  await recorder.until((s) => s.status === 'healthy', 30_000);
+  await recorder.until((s) => s.status === 'healthy', 15_000);
   await recorder.observe(500);
   expectPhases(
     recorder,
