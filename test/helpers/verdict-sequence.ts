@@ -36,8 +36,8 @@ const readPassed = (s: VerdictSample) => (s.quorum?.healthyVoting ?? 0) > 0;
 /** The verdict contract (issue 9), checked in every sample of every phase. */
 export const CONTRACT: Readonly<Record<string, Invariant>> = {
   'a passed read rules out QUORUM_LOST': (s) => !(readPassed(s) && s.codes.includes('QUORUM_LOST')),
-  'a passed read with fewer than a majority seen healthy is degraded + QUORUM_MARGIN_UNKNOWN': (s) =>
-    !(readPassed(s) && s.quorum && s.quorum.healthyVoting < s.quorum.required) ||
+  'a passed read, members unreachable and fewer than a majority seen healthy: degraded + QUORUM_MARGIN_UNKNOWN': (s) =>
+    !(readPassed(s) && s.quorum && s.quorum.healthyVoting < s.quorum.required && unreachable(s).length > 0) ||
     (s.status === 'degraded' && s.codes.includes('QUORUM_MARGIN_UNKNOWN')),
   'a majority answering without a read is NO_LEADER (degraded) or QUORUM_LOST': (s) =>
     !(s.quorum && !readPassed(s) && answered(s) >= s.quorum.required && s.quorum.voting > 0) ||
