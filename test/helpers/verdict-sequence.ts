@@ -133,16 +133,19 @@ export function expectPhases(recorder: VerdictRecorder, phases: readonly (readon
   if (failures.length > 0) throw new Error(failures.join('\n\n'));
 }
 
+/** The reasons that concern one member's own state (MEMBER_STALLED: it answers but applies nothing). */
+export const MEMBER_CODES = ['MEMBER_UNREACHABLE', 'MEMBER_UNHEALTHY', 'MEMBER_STALLED'] as const;
+
 /** Whether every reason of a sample is one of `codes` about `member` (a fault confined to one member). */
-export function onlyAbout(s: VerdictSample, member: string, codes: readonly string[] = ['MEMBER_UNREACHABLE', 'MEMBER_UNHEALTHY']): boolean {
+export function onlyAbout(s: VerdictSample, member: string, codes: readonly string[] = MEMBER_CODES): boolean {
   return s.reasons.length > 0 && s.reasons.every((r) => codes.some((c) => r === `${c}(${member})`));
 }
 
 /**
- * Whether a sample is degraded only because of `member`: MEMBER_UNREACHABLE or MEMBER_UNHEALTHY about it,
- * and LEADER_DISAGREEMENT when it still answers (a cut-off member that knows no leader, or an old one).
+ * Whether a sample is degraded only because of `member`: MEMBER_CODES about it, and LEADER_DISAGREEMENT
+ * when it still answers (a cut-off member that knows no leader, or an old one).
  */
 export function confinedTo(s: VerdictSample, member: string): boolean {
   const own = s.reasons.filter((r) => r !== 'LEADER_DISAGREEMENT');
-  return s.status === 'degraded' && own.length > 0 && own.every((r) => r === `MEMBER_UNREACHABLE(${member})` || r === `MEMBER_UNHEALTHY(${member})`);
+  return s.status === 'degraded' && own.length > 0 && own.every((r) => MEMBER_CODES.some((c) => r === `${c}(${member})`));
 }

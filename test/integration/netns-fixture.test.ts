@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../fixtures/netns/host-command.ts';
 import { NetnsCluster, type Endpoint } from '../fixtures/netns/netns-cluster.ts';
@@ -165,26 +165,30 @@ describe('clean-up', () => {
     expect(left.filter((n) => n?.startsWith(network.id))).toEqual([]);
     expect(await run('ip', ['link', 'show', network.rootLink]).catch((e: Error) => e.message)).toMatch(/does not exist/);
     expect(await run('ip', ['route', 'show', network.subnet])).toBe('');
+    expect(existsSync(network.dir)).toBe(false);
   });
 
   it('an exit hook removes them when the test process exits without stop()', async () => {
     const script = `const { NetnsNetwork } = await import(${JSON.stringify(fixtureUrl)});
-      const n = await NetnsNetwork.create(['a', 'b']); console.log(n.id); process.exit(0);`;
+      const n = await NetnsNetwork.create(['a', 'b']); console.log(n.id, n.dir); process.exit(0);`;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    const id = child.stdout.trim();
+    const [id = '', dir = ''] = child.stdout.trim().split(' ');
     expect(id, child.stderr).toMatch(/^etcd-probe-\d+-1$/);
-    expect((await namespaces()).filter((n) => n?.startsWith(id))).toEqual([]);
+    expect((await namespaces()).filter((n) => n?.startsWith(`${id}-`))).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('a process killed before its hooks ran leaves namespaces that the next network removes', async () => {
     const script = `const { NetnsNetwork } = await import(${JSON.stringify(fixtureUrl)});
-      const n = await NetnsNetwork.create(['a']); console.log(n.id); process.kill(process.pid, 'SIGKILL');`;
+      const n = await NetnsNetwork.create(['a']); console.log(n.id, n.dir); process.kill(process.pid, 'SIGKILL');`;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    const id = child.stdout.trim();
+    const [id = '', dir = ''] = child.stdout.trim().split(' ');
+    expect(existsSync(dir)).toBe(true);
     expect(id, child.stderr).toMatch(/^etcd-probe-\d+-1$/);
     expect((await namespaces()).filter((n) => n?.startsWith(`${id}-`))).toHaveLength(2);
     const next = await (await import('../fixtures/netns/netns-network.ts')).NetnsNetwork.create(['x']);
     await next.destroy();
     expect((await namespaces()).filter((n) => n?.startsWith(`${id}-`))).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
   });
 });
