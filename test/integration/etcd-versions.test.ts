@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EtcdCluster, etcdVersion } from '../fixtures/etcd-cluster.ts';
+import { NetnsCluster } from '../fixtures/netns/netns-cluster.ts';
+
+// What differs between etcd 3.4 and 3.5 in what etcd-probe reads, checked against the binary this
+// project runs (docs/etcd-versions.md lists the same facts with how each was verified). Each fact is
+// asserted for the version at hand, so that both integration projects prove both sides.
+
+const v35 = etcdVersion().startsWith('3.5.');
+
+async function failure(call: () => Promise<unknown>): Promise<string> {
+  try {
+    await call();
+    return 'answered';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+async function httpGet(url: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
+  return { status: response.status, text: await response.text() };
+}
+
+describe(`etcd ${etcdVersion()}`, () => {
+  let cluster: NetnsCluster;
+
+  beforeAll(async () => {
+    cluster = await NetnsCluster.start({ size: 3 });
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('answers Status with the same fields as the other version', async () => {
+    const client = cluster.client(0);
+    try {
+      const status = await client.maintenance.status();
+      expect(Object.keys(status).sort()).toEqual(
+        ['dbSize', 'dbSizeInUse', 'errors', 'header', 'isLearner', 'leader', 'raftAppliedIndex', 'raftIndex', 'raftTerm', 'version'].sort(),
+      );
+      expect(status.version).toBe(etcdVersion());
+      expect(Number(status.dbSizeInUse)).toBeGreaterThan(0);
+    } finally {
+      client.close();
+    }
+  });
+
+  it(v35 ? 'serves /readyz and /livez on the metrics listener' : 'has no /readyz or /livez', async () => {
+    const url = cluster.members[0]?.metricsUrl;
+    const readyz = await httpGet(`${url}/readyz?verbose`);
+    const livez = await httpGet(`${url}/livez?verbose`);
+    if (v35) {
+      expect(readyz.status).toBe(200);
+      expect(readyz.text).toMatch(/\[\+\]linearizable_read ok/);
+      expect(livez.status).toBe(200);
+      expect(livez.text).toMatch(/\[\+\]serializable_read ok/);
+    } else {
+      expect([readyz.status, livez.status]).toEqual([404, 404]);
+    }
+  });
+
+  it('fails a linearizable read pending on a follower with "etcdserver: leader changed" once a new leader is elected', async () => {
+    const leader = await cluster.leaderIndex();
+    const [follower] = (await cluster.followerIndexes()) as [number];
+    const client = cluster.client(follower);
+    try {
+      await client.get('warm-up').exec();
+      cluster.pause(leader);
+      expect(await failure(() => client.get('versions').options({ deadline: Date.now() + 6000 }).exec())).toMatch(/^14 UNAVAILABLE: etcdserver: leader changed/);
+    } finally {
+      cluster.resume(leader);
+      client.close();
+    }
+    await cluster.waitHealthy();
+  });
+
+  it(v35 ? 'runs pre-vote: a follower that was cut off rejoins without an election' : 'runs without pre-vote: a follower that was cut off forces an election when it rejoins', async () => {
+    const leader = await cluster.leaderIndex();
+    const [follower] = (await cluster.followerIndexes()) as [number];
+    const client = cluster.client(leader);
+    try {
+      const before = await client.maintenance.status();
+      const cut = await cluster.isolateFromPeers(follower);
+      // Two election timeouts at most (raft randomizes them in [1 s, 2 s)), plus one, so that it campaigns.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await cut.heal();
+      await cluster.waitHealthy();
+      const after = await cluster.client(await cluster.leaderIndex()).maintenance.status();
+      if (v35) expect({ term: after.raftTerm, leader: after.leader }).toEqual({ term: before.raftTerm, leader: before.leader });
+      else expect(Number(after.raftTerm)).toBeGreaterThan(Number(before.raftTerm));
+    } finally {
+      client.close();
+    }
+  });
+
+  describe('on a member left alone (the two others killed)', () => {
+    let lone: number;
+
+    beforeAll(async () => {
+      const [first, ...others] = (await cluster.followerIndexes()).concat(await cluster.leaderIndex());
+      lone = first as number;
+      for (const i of others) await cluster.kill(i);
+    });
+
+    it(v35 ? 'honours MemberList linearizable: it cannot be answered without quorum' : 'ignores MemberList linearizable (an unknown field): it answers from local state', async () => {
+      const client = cluster.client(lone);
+      try {
+        expect((await client.cluster.memberList({})).members).toHaveLength(3);
+        const linearizable = await failure(() => client.cluster.memberList({ linearizable: true }, { deadline: Date.now() + 2000 } as never));
+        if (v35) expect(linearizable).toMatch(/^4 DEADLINE_EXCEEDED/);
+        else expect(linearizable).toBe('answered');
+      } finally {
+        client.close();
+      }
+    });
+
+    it(v35 ? 'fails a linearizable read past its deadline with DEADLINE_EXCEEDED' : 'fails a linearizable read past its deadline with DEADLINE_EXCEEDED or UNKNOWN "context deadline exceeded"', async () => {
+      const client = cluster.client(lone);
+      try {
+        const errors = new Set<string>();
+        for (let i = 0; i < 4; i++) {
+          const message = await failure(() => client.get('versions').options({ deadline: Date.now() + 1000 }).exec());
+          const code = message.split(':')[0];
+          errors.add(/context deadline exceeded/.test(message) ? `${code}: context deadline exceeded` : /Deadline exceeded/.test(message) ? `${code}: Deadline exceeded` : message);
+        }
+        // Whichever side's deadline ends it first: the client's ("Deadline exceeded after …") or the
+        // server's ("context deadline exceeded"), which 3.4 sends as UNKNOWN.
+        const both = ['4 DEADLINE_EXCEEDED: Deadline exceeded', '4 DEADLINE_EXCEEDED: context deadline exceeded'];
+        const allowed = v35 ? both : [...both, '2 UNKNOWN: context deadline exceeded'];
+        expect([...errors].filter((e) => !allowed.includes(e))).toEqual([]);
+      } finally {
+        client.close();
+      }
+    });
+
+    it(v35 ? 'says why in /health, and /health?serializable=true answers from local state' : 'says only false in /health, and ignores ?serializable=true', async () => {
+      const url = cluster.members[lone]?.metricsUrl;
+      const health = await httpGet(`${url}/health`);
+      const serializable = await httpGet(`${url}/health?serializable=true`);
+      expect(health.status).toBe(503);
+      if (v35) {
+        expect(JSON.parse(health.text)).toEqual({ health: 'false', reason: 'RAFT NO LEADER' });
+        expect(serializable.status).toBe(200);
+      } else {
+        expect(JSON.parse(health.text)).toEqual({ health: 'false' });
+        expect(serializable.status).toBe(503);
+      }
+    });
+  });
+});
+
+describe(`a learner on etcd ${etcdVersion()}`, () => {
+  let cluster: EtcdCluster;
+
+  beforeAll(async () => {
+    cluster = await EtcdCluster.start({ size: 1 });
+    await cluster.addLearner();
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('answers Status (isLearner) and serializable reads, and refuses linearizable reads and MemberList', async () => {
+    const client = cluster.client(1);
+    try {
+      expect((await client.maintenance.status()).isLearner).toBe(true);
+      expect(await failure(() => client.get('versions').serializable(true).exec())).toBe('answered');
+      expect(await failure(() => client.get('versions').exec())).toBe('14 UNAVAILABLE: etcdserver: rpc not supported for learner');
+      expect(await failure(() => client.cluster.memberList({}))).toBe('14 UNAVAILABLE: etcdserver: rpc not supported for learner');
+    } finally {
+      client.close();
+    }
+  });
+});
