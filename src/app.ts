@@ -134,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
   });
   installErrorHandling(server);
-  const deps: RouteDeps = { cache, metrics, config, now, lifecycle };
+  const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth };
   healthzRoute(server, deps);
   membersRoutes(server, deps);
   alarmsRoute(server, deps);

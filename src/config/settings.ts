@@ -12,7 +12,7 @@ import {
   parseOneOf,
   parseRoutePaths,
 } from './value-parsers.ts';
-import { ROUTE_PATHS } from '../http/route-paths.ts';
+import { DEFAULT_GUARDED_ROUTES, ROUTE_PATHS } from '../http/route-paths.ts';
 
 /** The settings a user sets; `mode` is derived from them. */
 export type SettingKey = Exclude<keyof Config, 'mode'>;
@@ -200,7 +200,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'authRoutes',
     env: 'ETCD_PROBE_AUTH_ROUTES',
     flag: 'auth-routes',
-    fallback: '/members,/alarms,/metrics',
+    fallback: DEFAULT_GUARDED_ROUTES.join(','),
     help: `comma-separated routes guarded by the token (each covers its sub-paths); of ${ROUTE_PATHS.join(', ')}`,
     parse: (raw) => parseRoutePaths(raw, ROUTE_PATHS),
   }),
@@ -234,6 +234,14 @@ export const SETTINGS: readonly Setting[] = [
     flag: 'max-connections',
     fallback: '1024',
     help: 'open connections the listener accepts; more are closed at once (1 to 1000000)',
+    parse: (raw) => parseInteger(raw, 1, 1_000_000),
+  }),
+  setting({
+    key: 'maxConnectionsPerClient',
+    env: 'ETCD_PROBE_MAX_CONNECTIONS_PER_CLIENT',
+    flag: 'max-connections-per-client',
+    fallback: '64',
+    help: 'open connections one client address may hold; more are closed at once (1 to 1000000)',
     parse: (raw) => parseInteger(raw, 1, 1_000_000),
   }),
   setting({

@@ -3,6 +3,7 @@ import type { Config } from '../config/config.ts';
 import type { ProbeMetrics } from '../metrics/probe-metrics.ts';
 import type { CacheRead, RoundCache } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
+import type { BearerAuth } from './bearer-guard.ts';
 import { setCacheHeaders } from './cache-headers.ts';
 import type { Lifecycle } from './lifecycle.ts';
 
@@ -14,6 +15,8 @@ export interface RouteDeps {
   /** Epoch milliseconds. */
   readonly now: () => number;
   readonly lifecycle: Lifecycle;
+  /** The bearer token check when a token file is set: /healthz/etcd tells callers without it less. */
+  readonly auth: BearerAuth | null;
 }
 
 /** Reads the shared snapshot for a route: counts how the cache served it and sets the cache headers. */

@@ -34,11 +34,12 @@ describe('resolveConfig: defaults', () => {
       managementKubeconfig: null,
       nodeGraceMs: 120_000,
       authTokenFile: null,
-      authRoutes: ['/members', '/alarms', '/metrics'],
+      authRoutes: ['/members', '/alarms', '/metrics', '/', '/status/fragment'],
       tlsCertFile: null,
       tlsKeyFile: null,
       tlsClientCaFile: null,
       maxConnections: 1024,
+      maxConnectionsPerClient: 64,
       shutdownDelayMs: 0,
     } satisfies Config);
     expect(result.sources).toEqual({});

@@ -26,7 +26,7 @@ function build(snapshot: Snapshot, clock = { now: CHECKED_AT }): { app: FastifyI
     now,
   });
   const metrics = new ProbeMetrics({ quotaBytes: QUOTA });
-  const deps: RouteDeps = { cache, metrics, config: { policy: 'quorum', cacheTtlMs: 5000, quotaBytes: QUOTA }, now, lifecycle: new Lifecycle() };
+  const deps: RouteDeps = { cache, metrics, config: { policy: 'quorum', cacheTtlMs: 5000, quotaBytes: QUOTA }, now, lifecycle: new Lifecycle(), auth: null };
   app = Fastify();
   statusPageRoutes(app, deps);
   return { app, metrics, rounds: () => rounds };
