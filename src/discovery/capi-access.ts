@@ -61,7 +61,7 @@ export class CapiAccess implements WorkloadAccess {
     const connection =
       !connectionChanged && previous
         ? previous.connection
-        : new KubeConnection(loadKubeConfig({ kind: 'text', text: kubeconfigText, label: `secret ${namespace}/${name}-kubeconfig` }));
+        : new KubeConnection(loadKubeConfig({ kind: 'secret', text: kubeconfigText, label: `secret ${namespace}/${name}-kubeconfig` }));
     this.#kubeconfigText = kubeconfigText;
     const tlsChanged = !previous || previous.tls !== tls;
     this.#current = connectionChanged || tlsChanged ? { connection, tls, generation: (previous?.generation ?? 0) + 1 } : previous;

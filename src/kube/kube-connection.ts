@@ -1,41 +1,62 @@
+import { readFileSync } from 'node:fs';
 import { CoreV1Api, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import type { InClusterAccess } from '../config/config.ts';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
 import { toNodeFacts, toPodFacts } from './convert.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
+import { parseKubeconfigYaml } from './kubeconfig-yaml.ts';
+import { kubeconfigFromSecret } from './secret-kubeconfig.ts';
 
-/** How a kubeconfig is found: a file, a YAML text (a Cluster API secret), or the pod's service account. */
+/**
+ * How a kubeconfig is found: the operator's file, a YAML text read from a Secret (Cluster API's
+ * `<cluster>-kubeconfig`, written by whoever may write Secrets there), or the pod's service account.
+ */
 export type KubeconfigSource =
   | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'text'; readonly text: string; readonly label: string }
+  | { readonly kind: 'secret'; readonly text: string; readonly label: string }
   | { readonly kind: 'in-cluster'; readonly access: InClusterAccess };
 
-/** Loads a KubeConfig, turning any problem into a KubeError that names where the kubeconfig came from. */
+/**
+ * Loads a KubeConfig, turning any problem into a KubeError that names where the kubeconfig came from
+ * and never quotes its content. The operator's file keeps every client-node feature (exec plugins,
+ * file paths): it is configuration, like the command line. A Secret's kubeconfig is checked field by
+ * field first (secret-kubeconfig.ts): nothing in it is run or read.
+ */
 export function loadKubeConfig(source: KubeconfigSource): KubeConfig {
+  if (source.kind === 'secret') return withServer(kubeconfigFromSecret(source.text, source.label), source.label);
   const kc = new KubeConfig();
-  try {
-    if (source.kind === 'file') kc.loadFromFile(source.path);
-    else if (source.kind === 'text') kc.loadFromString(source.text);
+  if (source.kind === 'in-cluster') {
     // As client-node's loadFromCluster, but with what the config resolver read: no library reads the environment.
-    else
-      kc.loadFromOptions({
-        clusters: [{ name: 'in-cluster', server: source.access.server, caFile: source.access.caFile, skipTLSVerify: false }],
-        users: [{ name: 'in-cluster', authProvider: { name: 'tokenFile', config: { tokenFile: source.access.tokenFile } } }],
-        contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'in-cluster' }],
-        currentContext: 'in-cluster',
-      });
-  } catch (error) {
-    throw new KubeError('invalid-config', `${labelOf(source)}: ${(error as Error).message}`);
+    kc.loadFromOptions({
+      clusters: [{ name: 'in-cluster', server: source.access.server, caFile: source.access.caFile, skipTLSVerify: false }],
+      users: [{ name: 'in-cluster', authProvider: { name: 'tokenFile', config: { tokenFile: source.access.tokenFile } } }],
+      contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'in-cluster' }],
+      currentContext: 'in-cluster',
+    });
+    return withServer(kc, 'in-cluster kubeconfig');
   }
-  const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new KubeError('invalid-config', `${labelOf(source)}: no current cluster with a server URL`);
-  return kc;
+  const label = `kubeconfig ${source.path}`;
+  let text: string;
+  try {
+    text = readFileSync(source.path, 'utf8');
+  } catch (error) {
+    throw new KubeError('invalid-config', `${label}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  // Our parser first: its problems are reported by line and code; client-node's would quote the source.
+  parseKubeconfigYaml(text, label);
+  try {
+    kc.loadFromString(text);
+  } catch (error) {
+    const mark = (error as { mark?: { line?: number } }).mark;
+    const detail = mark?.line === undefined ? (error as Error).message : `not valid YAML at line ${mark.line + 1}`;
+    throw new KubeError('invalid-config', `${label}: ${detail}`);
+  }
+  return withServer(kc, label);
 }
 
-function labelOf(source: KubeconfigSource): string {
-  if (source.kind === 'file') return `kubeconfig ${source.path}`;
-  if (source.kind === 'text') return source.label;
-  return 'in-cluster kubeconfig';
+function withServer(kc: KubeConfig, label: string): KubeConfig {
+  if (!kc.getCurrentCluster()?.server) throw new KubeError('invalid-config', `${label}: no current cluster with a server URL`);
+  return kc;
 }
 
 /**
