@@ -64,13 +64,14 @@ export async function mintClientCertificate(options: MintOptions): Promise<Minte
   let caCertificate: X509Certificate;
   try {
     caCertificate = new X509Certificate(options.caCert);
-  } catch (error) {
-    throw new MintError(`the CA certificate is not a PEM certificate: ${(error as Error).message}`);
+  } catch {
+    // No parser message: it could quote the Secret's bytes.
+    throw new MintError('the CA certificate is not a PEM certificate');
   }
   try {
     caKey = createPrivateKey(options.caKey);
-  } catch (error) {
-    throw new MintError(`the CA key is not a PEM private key: ${(error as Error).message}`);
+  } catch {
+    throw new MintError('the CA key is not a PEM private key');
   }
   if (!caCertificate.checkPrivateKey(caKey)) throw new MintError('the CA key does not belong to the CA certificate');
   if (!caCertificate.ca) throw new MintError('the CA certificate is not a CA (basicConstraints CA:FALSE)');
