@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { CoreV1Api, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import type { InClusterAccess } from '../config/config.ts';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
-import { toNodeFacts, toPodFacts } from './convert.ts';
+import { isMirrorPod, nodeAddresses, toNodeFacts, toPodFacts } from './convert.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
 import { parseKubeconfigYaml } from './kubeconfig-yaml.ts';
 import { kubeconfigFromSecret } from './secret-kubeconfig.ts';
@@ -59,6 +59,12 @@ function withServer(kc: KubeConfig, label: string): KubeConfig {
   return kc;
 }
 
+/** A node as listed: its facts for the verdict, and its addresses, which direct mode may dial. */
+export interface ListedNode {
+  readonly facts: NodeFacts;
+  readonly addresses: readonly string[];
+}
+
 /**
  * The Kubernetes API calls the probe makes, each with its own deadline, answering in the project's own
  * types. client-node builds a fresh undici dispatcher per request; it is closed after the answer so
@@ -78,18 +84,21 @@ export class KubeConnection {
     return this.config.getCurrentCluster()?.server ?? 'unknown';
   }
 
-  /** Lists nodes matching a label selector. */
-  async listNodes(labelSelector: string, timeoutMs: number): Promise<NodeFacts[]> {
+  /** Lists nodes matching a label selector, each with its own IP addresses. */
+  async listNodes(labelSelector: string, timeoutMs: number): Promise<ListedNode[]> {
     const list = await this.#call(`list nodes (${labelSelector})`, timeoutMs, (o) => this.#api.listNode({ labelSelector }, o));
-    return list.items.map((n: V1Node) => toNodeFacts(n));
+    return list.items.map((n: V1Node) => ({ facts: toNodeFacts(n), addresses: nodeAddresses(n) }));
   }
 
-  /** Lists the pods of a namespace matching a label selector. */
-  async listPods(namespace: string, labelSelector: string, timeoutMs: number): Promise<PodFacts[]> {
+  /**
+   * Lists the mirror pods of static pods in a namespace matching a label selector: a pod made through
+   * the API with the same labels (by anyone who may create pods there) is not kubeadm's etcd.
+   */
+  async listStaticPods(namespace: string, labelSelector: string, timeoutMs: number): Promise<PodFacts[]> {
     const list = await this.#call(`list pods in ${namespace} (${labelSelector})`, timeoutMs, (o) =>
       this.#api.listNamespacedPod({ namespace, labelSelector }, o),
     );
-    return list.items.map((p: V1Pod) => toPodFacts(p));
+    return list.items.filter((p: V1Pod) => isMirrorPod(p)).map((p: V1Pod) => toPodFacts(p));
   }
 
   /** Reads a Secret's data, decoded. */

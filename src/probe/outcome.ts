@@ -31,7 +31,8 @@ export type ProbeErrorCode =
   | 'WRONG_CLUSTER'
   | 'PORT_FORWARD_FAILED'
   | 'KUBE_API_UNREACHABLE'
-  | 'KUBE_API_REFUSED';
+  | 'KUBE_API_REFUSED'
+  | 'ENDPOINT_REFUSED';
 
 /** The layer a code belongs to when nothing more specific is known. */
 export function defaultLayer(code: ProbeErrorCode): ErrorLayer {

@@ -39,10 +39,14 @@ function backendOf(index: number): { host: string; port: number } {
   return { host: url.hostname, port: Number(url.port) };
 }
 
-/** The workload as kubeadm leaves it: a control-plane node per member, named like it, with its etcd pod. */
+/**
+ * The workload as kubeadm leaves it: a control-plane node per member, named like it, with its etcd pod.
+ * Every member listens on 127.0.0.1 here, so that is each node's InternalIP (direct mode dials only a
+ * node's own addresses).
+ */
 function seedWorkload(): void {
   cluster.members.forEach((m, i) => {
-    api.upsertNode(controlPlaneNode(m.name, { createdAt: new Date(Date.now() - 3_600_000) }));
+    api.upsertNode(controlPlaneNode(m.name, { createdAt: new Date(Date.now() - 3_600_000), internalIP: new URL(m.clientUrl).hostname }));
     api.upsertPod(etcdPod(m.name, { backend: backendOf(i), advertiseClientUrl: m.clientUrl }));
   });
 }
