@@ -59,6 +59,9 @@ function withServer(kc: KubeConfig, label: string): KubeConfig {
   return kc;
 }
 
+/** What asks the API server for an object's metadata only (kube-apiserver 1.15 and later). */
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+
 /** A node as listed: its facts for the verdict, and its addresses, which direct mode may dial. */
 export interface ListedNode {
   readonly facts: NodeFacts;
@@ -101,19 +104,30 @@ export class KubeConnection {
     return list.items.filter((p: V1Pod) => isMirrorPod(p)).map((p: V1Pod) => toPodFacts(p));
   }
 
+  /**
+   * A Secret's resourceVersion, read as metadata only (`PartialObjectMetadata`, RBAC `get` as for the
+   * Secret): whether it changed, without its data crossing the wire. An API server that ignores the
+   * request and sends the whole Secret still gets only its version read.
+   */
+  async readSecretVersion(namespace: string, name: string, timeoutMs: number): Promise<string> {
+    const secret = await this.#call(`read secret ${namespace}/${name} (metadata)`, timeoutMs, (o) => this.#api.readNamespacedSecret({ namespace, name }, o), METADATA_ONLY);
+    return secret.metadata?.resourceVersion ?? '';
+  }
+
   /** Reads a Secret's data, decoded. */
   async readSecret(namespace: string, name: string, timeoutMs: number): Promise<ReadonlyMap<string, Buffer>> {
     const secret = await this.#call(`read secret ${namespace}/${name}`, timeoutMs, (o) => this.#api.readNamespacedSecret({ namespace, name }, o));
     return new Map(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
   }
 
-  async #call<T>(what: string, timeoutMs: number, run: (options: object) => Promise<T>): Promise<T> {
+  async #call<T>(what: string, timeoutMs: number, run: (options: object) => Promise<T>, accept?: string): Promise<T> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     let dispatcher: { close(): Promise<void> } | undefined;
     const middleware = {
       pre: (context: RequestContext) => {
         context.setSignal(abort.signal);
+        if (accept) context.setHeaderParam('Accept', accept);
         dispatcher = context.getDispatcher() as unknown as typeof dispatcher;
         return new Observable(Promise.resolve(context));
       },
