@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { POLICIES, type Policy } from '../../config/config.ts';
-import { httpStatusFor } from '../../probe/verdict.ts';
 import { refuseUnauthenticated } from '../bearer-guard.ts';
 import { healthzDocument, healthzSummaryDocument } from '../documents.ts';
 import { renderHealthzSummaryText, renderHealthzText } from '../healthz-text.ts';
+import { httpStatusFor } from '../policy-status.ts';
 import { prefersText } from '../negotiate.ts';
 import { credentialOf, markCredentialed, varyByAuthorization } from '../response-headers.ts';
 import { flag, readSnapshot, type RouteDeps } from '../route-deps.ts';
