@@ -89,7 +89,8 @@ describe('direct mode', () => {
     const s = await start('direct');
     const health = await get(`${s.url}/healthz/etcd`);
     expect(checkResponse('GET', '/healthz/etcd', health)).toEqual([]);
-    expect(health.body.status).toBe('unhealthy');
+    // Two of three members are not dialled: never healthy (how bad is the verdict's call).
+    expect(health.body.status).not.toBe('healthy');
     const { endpoints } = await members(s);
     const byNode = new Map(endpoints.map((e) => [e.node, e]));
     expect(byNode.get(m1!.name)).toMatchObject({
