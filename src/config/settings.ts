@@ -257,7 +257,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'ETCD_PROBE_AUTH_TOKEN_FILE',
     flag: 'auth-token-file',
     fallback: null,
-    help: 'file holding a bearer token that the routes of --auth-routes then require (re-read when it changes)',
+    help: 'file holding a bearer token that the routes of --auth-routes then require, and without which /healthz/etcd answers a summary (re-read when it changes; unusable: no token accepted)',
     parse: (raw) => raw,
   }),
   setting({
@@ -289,7 +289,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'ETCD_PROBE_TLS_CLIENT_CA',
     flag: 'tls-client-ca',
     fallback: null,
-    help: 'PEM CA that clients must present a certificate from (mTLS); needs --tls-cert',
+    help: 'PEM CA that clients must present a certificate from (mTLS) on every route but /livez and /readyz; needs --tls-cert',
     parse: (raw) => raw,
   }),
   setting({
