@@ -161,7 +161,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
   });
   installErrorHandling(server);
-  const deps: RouteDeps = { cache, metrics, config, now, lifecycle, history: prober.history, thresholds: thresholdsOf(config) };
+  const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth, history: prober.history, thresholds: thresholdsOf(config) };
   healthzRoute(server, deps);
   membersRoutes(server, deps);
   alarmsRoute(server, deps);

@@ -35,15 +35,27 @@ export function tokenDigest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
 
-/** What an Authorization header proves: the right token, no bearer token at all, or a wrong one. */
+/** What an Authorization header proves: the right token, no token at all, or a wrong one. */
 export type BearerCheck = 'ok' | 'missing' | 'invalid';
 
 const BEARER = /^Bearer +(\S+) *$/i;
+const BASIC = /^Basic +([A-Za-z0-9+/]+=*) *$/i;
 
-/** Checks an Authorization header against the expected token's digest, in constant time. */
+/**
+ * Checks an Authorization header against the expected token's digest, in constant time: `Bearer
+ * <token>`, or `Basic` with the token as the password (the user is ignored), which is what a browser
+ * sends after its own login prompt, so that people can open the guarded status page.
+ */
 export function checkBearer(authorization: string | undefined, expected: Buffer): BearerCheck {
   if (authorization === undefined) return 'missing';
-  const match = BEARER.exec(authorization);
-  if (!match) return /^Bearer\b/i.test(authorization) ? 'invalid' : 'missing';
-  return timingSafeEqual(tokenDigest(match[1] as string), expected) ? 'ok' : 'invalid';
+  const bearer = BEARER.exec(authorization);
+  if (bearer) return timingSafeEqual(tokenDigest(bearer[1] as string), expected) ? 'ok' : 'invalid';
+  const basic = BASIC.exec(authorization);
+  if (basic) {
+    const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return 'invalid';
+    return timingSafeEqual(tokenDigest(decoded.slice(colon + 1)), expected) ? 'ok' : 'invalid';
+  }
+  return /^(Bearer|Basic)\b/i.test(authorization) ? 'invalid' : 'missing';
 }

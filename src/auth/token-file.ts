@@ -11,13 +11,14 @@ export interface TokenFileEvents {
 }
 
 /**
- * The bearer token, kept only as its digest, re-read when its file changes (a rotated Secret); an
- * unreadable or empty new file keeps the previous token and is reported once per change.
+ * The bearer token, kept only as its digest, re-read when its file changes (a rotated Secret). A file
+ * that becomes unreadable, empty or malformed fails closed: no token is accepted until it is valid
+ * again (an emptied Secret is a revocation, not a reason to keep the old token), reported once per change.
  */
 export class TokenFile {
   readonly #file: FileSetting & { readonly path: string };
   readonly #events: TokenFileEvents;
-  #digest: Buffer;
+  #digest: Buffer | null;
   #stamp: string;
 
   constructor(file: FileSetting & { readonly path: string }, token: string, events: TokenFileEvents) {
@@ -27,12 +28,12 @@ export class TokenFile {
     this.#stamp = fileStamp([file.path]);
   }
 
-  /** The digest of the token in force. */
-  digest(): Buffer {
+  /** The digest of the token in force; null while the file is unusable and no token is accepted. */
+  digest(): Buffer | null {
     return this.#digest;
   }
 
-  /** Re-reads the file if it changed; true when a new token is in force. */
+  /** Re-reads the file if it changed; true when a new token is in force (also after an unusable file recovered). */
   refresh(): boolean {
     const stamp = fileStamp([this.#file.path]);
     if (stamp === this.#stamp) return false;
@@ -42,10 +43,11 @@ export class TokenFile {
       digest = tokenDigest(readTokenFile(this.#file));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
+      this.#digest = null;
       this.#events.failed({ file: this.#file.path, setting: error.source, problem: error.problem });
       return false;
     }
-    if (digest.equals(this.#digest)) return false;
+    if (this.#digest?.equals(digest)) return false;
     this.#digest = digest;
     this.#events.reloaded();
     return true;

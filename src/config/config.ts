@@ -110,6 +110,8 @@ export interface Config {
   readonly tlsClientCaFile: string | null;
   /** Open connections the listener accepts; further ones are closed at once, never answered 503. */
   readonly maxConnections: number;
+  /** Open connections one remote address may hold; further ones from it are closed at once. */
+  readonly maxConnectionsPerClient: number;
   /** How long after SIGTERM the service keeps serving with /readyz failing, before it stops listening. */
   readonly shutdownDelayMs: number;
 }

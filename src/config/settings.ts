@@ -12,7 +12,7 @@ import {
   parseOneOf,
   parseRoutePaths,
 } from './value-parsers.ts';
-import { ROUTE_PATHS } from '../http/route-paths.ts';
+import { DEFAULT_GUARDED_ROUTES, ROUTE_PATHS } from '../http/route-paths.ts';
 
 /** The settings a user sets; `mode` is derived from them. */
 export type SettingKey = Exclude<keyof Config, 'mode'>;
@@ -257,14 +257,14 @@ export const SETTINGS: readonly Setting[] = [
     env: 'ETCD_PROBE_AUTH_TOKEN_FILE',
     flag: 'auth-token-file',
     fallback: null,
-    help: 'file holding a bearer token that the routes of --auth-routes then require (re-read when it changes)',
+    help: 'file holding a bearer token that the routes of --auth-routes then require, and without which /healthz/etcd answers a summary (re-read when it changes; unusable: no token accepted)',
     parse: (raw) => raw,
   }),
   setting({
     key: 'authRoutes',
     env: 'ETCD_PROBE_AUTH_ROUTES',
     flag: 'auth-routes',
-    fallback: '/members,/alarms,/metrics',
+    fallback: DEFAULT_GUARDED_ROUTES.join(','),
     help: `comma-separated routes guarded by the token (each covers its sub-paths); of ${ROUTE_PATHS.join(', ')}`,
     parse: (raw) => parseRoutePaths(raw, ROUTE_PATHS),
   }),
@@ -289,7 +289,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'ETCD_PROBE_TLS_CLIENT_CA',
     flag: 'tls-client-ca',
     fallback: null,
-    help: 'PEM CA that clients must present a certificate from (mTLS); needs --tls-cert',
+    help: 'PEM CA that clients must present a certificate from (mTLS) on every route but /livez and /readyz; needs --tls-cert',
     parse: (raw) => raw,
   }),
   setting({
@@ -298,6 +298,14 @@ export const SETTINGS: readonly Setting[] = [
     flag: 'max-connections',
     fallback: '1024',
     help: 'open connections the listener accepts; more are closed at once (1 to 1000000)',
+    parse: (raw) => parseInteger(raw, 1, 1_000_000),
+  }),
+  setting({
+    key: 'maxConnectionsPerClient',
+    env: 'ETCD_PROBE_MAX_CONNECTIONS_PER_CLIENT',
+    flag: 'max-connections-per-client',
+    fallback: '64',
+    help: 'open connections one client address may hold; more are closed at once (1 to 1000000)',
     parse: (raw) => parseInteger(raw, 1, 1_000_000),
   }),
   setting({

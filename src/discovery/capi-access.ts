@@ -24,12 +24,16 @@ export const MINTED_COMMON_NAME = 'etcd-probe';
  * Cluster API mode: the workload kubeconfig from Secret `<name>-kubeconfig` (key `value`) and etcd's CA
  * from `<name>-etcd`; a client certificate is minted from that CA in memory (as KCP does) and renewed
  * before it expires. Without the CA key (external etcd), `<name>-apiserver-etcd-client` is used instead.
+ * The CA key is fetched only when a certificate may have to be minted (none yet, renewal due, or the
+ * Secret changed, which is noticed from its metadata alone), and its bytes are zeroed once used.
  */
 export class CapiAccess implements WorkloadAccess {
   readonly #options: CapiAccessOptions;
   #current: WorkloadCredentials | null = null;
   #kubeconfigText: string | null = null;
   #minted: MintedCertificate | null = null;
+  /** The resourceVersion of `<name>-etcd` when it was last read whole. */
+  #etcdVersion: string | null = null;
   #readAt = 0;
 
   constructor(options: CapiAccessOptions) {
@@ -46,26 +50,42 @@ export class CapiAccess implements WorkloadAccess {
     if (this.#current && !renew && now - this.#readAt < this.#options.refreshMs) return this.#current;
     const { namespace, name } = this.#options.cluster;
     const management = this.#options.management;
-    const [kubeconfigData, etcdData] = await Promise.all([
+    const [kubeconfigData, etcdVersion] = await Promise.all([
       management.readSecret(namespace, `${name}-kubeconfig`, timeoutMs),
-      management.readSecret(namespace, `${name}-etcd`, timeoutMs),
+      management.readSecretVersion(namespace, `${name}-etcd`, timeoutMs),
     ]);
     const kubeconfigText = kubeconfigData.get('value')?.toString('utf8');
     if (!kubeconfigText) throw new KubeError('invalid-secret', `secret ${namespace}/${name}-kubeconfig: key value is missing or empty`);
-    const caCert = pemEntry(etcdData, 'tls.crt', `secret ${namespace}/${name}-etcd`, 'cert');
-    const tls = await this.#tls(etcdData, caCert, timeoutMs, now);
+    const previous = this.#current;
+    // A minted certificate stands while <name>-etcd is unchanged (by its version) and not due; without
+    // the CA key (external etcd) there is nothing to mint, and the client Secret is re-read every time.
+    const unchanged = previous !== null && !renew && this.#minted !== null && etcdVersion !== '' && etcdVersion === this.#etcdVersion;
+    const tls = unchanged ? previous.tls : await this.#readEtcdSecret(etcdVersion, timeoutMs, now);
     this.#readAt = now;
 
-    const previous = this.#current;
     const connectionChanged = kubeconfigText !== this.#kubeconfigText;
     const connection =
       !connectionChanged && previous
         ? previous.connection
-        : new KubeConnection(loadKubeConfig({ kind: 'text', text: kubeconfigText, label: `secret ${namespace}/${name}-kubeconfig` }));
+        : new KubeConnection(loadKubeConfig({ kind: 'secret', text: kubeconfigText, label: `secret ${namespace}/${name}-kubeconfig` }));
     this.#kubeconfigText = kubeconfigText;
     const tlsChanged = !previous || previous.tls !== tls;
     this.#current = connectionChanged || tlsChanged ? { connection, tls, generation: (previous?.generation ?? 0) + 1 } : previous;
     return this.#current;
+  }
+
+  async #readEtcdSecret(version: string, timeoutMs: number, now: number): Promise<TlsMaterial> {
+    const { namespace, name } = this.#options.cluster;
+    const etcdData = await this.#options.management.readSecret(namespace, `${name}-etcd`, timeoutMs);
+    try {
+      const caCert = pemEntry(etcdData, 'tls.crt', `secret ${namespace}/${name}-etcd`, 'cert');
+      const tls = await this.#tls(etcdData, caCert, timeoutMs, now);
+      this.#etcdVersion = version;
+      return tls;
+    } finally {
+      // The CA key signs anything etcd trusts: no copy of ours outlives the mint.
+      etcdData.get('tls.key')?.fill(0);
+    }
   }
 
   async #tls(etcdData: ReadonlyMap<string, Buffer>, caCert: Buffer, timeoutMs: number, now: number): Promise<TlsMaterial> {
@@ -78,9 +98,9 @@ export class CapiAccess implements WorkloadAccess {
       this.#minted = null;
       return this.#current && sameTls(this.#current.tls, fromSecret) ? this.#current.tls : fromSecret;
     }
-    const caKey = pemEntry(etcdData, 'tls.key', `secret ${namespace}/${name}-etcd`, 'key');
     // The current certificate stays while the same CA signed it (its key belongs to that CA certificate).
     if (this.#minted && this.#current?.tls.ca?.equals(caCert) && now < this.#minted.renewAt) return this.#current.tls;
+    const caKey = pemEntry(etcdData, 'tls.key', `secret ${namespace}/${name}-etcd`, 'key');
     try {
       this.#minted = await mintClientCertificate({ caCert, caKey, commonName: MINTED_COMMON_NAME, now });
     } catch (error) {
@@ -90,4 +110,3 @@ export class CapiAccess implements WorkloadAccess {
     return { ca: caCert, cert: this.#minted.cert, key: this.#minted.key };
   }
 }
-

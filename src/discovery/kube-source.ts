@@ -1,9 +1,13 @@
 import { Etcd3MemberClient } from '../etcd/etcd3-member-client.ts';
+import type { ListedNode } from '../kube/kube-connection.ts';
 import { KubeError, kubeProbeError } from '../kube/kube-error.ts';
 import type { MemberClient } from '../probe/member-client.ts';
 import type { KubeFacts, ListedMember, NodeFacts, PodFacts, Transport } from '../probe/observations.ts';
 import type { ProbeTarget } from '../probe/probe-target.ts';
+import type { ProbeError } from '../probe/outcome.ts';
+import { directEndpoint } from './direct-endpoint.ts';
 import type { MemberSource } from './member-source.ts';
+import { RefusedMemberClient } from './refused-member-client.ts';
 import { TunnelledMemberClient } from './tunnelled-member-client.ts';
 import type { WorkloadAccess, WorkloadCredentials } from './workload-access.ts';
 
@@ -33,6 +37,8 @@ interface Plan {
   readonly pod: string;
   readonly endpoint: string;
   readonly credentials: WorkloadCredentials;
+  /** Why this endpoint is not dialled (direct mode, an annotation that names no address of the node). */
+  readonly refused: ProbeError | null;
 }
 
 interface Discovery {
@@ -41,10 +47,10 @@ interface Discovery {
   readonly targets: readonly ProbeTarget[];
 }
 
-function mergeNodes(lists: readonly (readonly NodeFacts[])[]): NodeFacts[] {
-  const byName = new Map<string, NodeFacts>();
-  for (const node of lists.flat()) if (!byName.has(node.name)) byName.set(node.name, node);
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+function mergeNodes(lists: readonly (readonly ListedNode[])[]): ListedNode[] {
+  const byName = new Map<string, ListedNode>();
+  for (const node of lists.flat()) if (!byName.has(node.facts.name)) byName.set(node.facts.name, node);
+  return [...byName.values()].sort((a, b) => a.facts.name.localeCompare(b.facts.name));
 }
 
 /**
@@ -93,6 +99,7 @@ export class KubeSource implements MemberSource {
     if (!plan) throw new Error(`no plan for target ${target.key}`);
     const { timeoutMs } = this.#options;
     const { connection, tls } = plan.credentials;
+    if (plan.refused) return new RefusedMemberClient(plan.refused);
     if (this.#options.transport === 'direct') return new Etcd3MemberClient({ endpoint: plan.endpoint, tls, timeoutMs });
     return new TunnelledMemberClient({
       connection,
@@ -115,37 +122,33 @@ export class KubeSource implements MemberSource {
     const { nodeSelector, timeoutMs } = this.#options;
     const selectors = nodeSelector === CONTROL_PLANE_SELECTOR ? [CONTROL_PLANE_SELECTOR, LEGACY_CONTROL_PLANE_SELECTOR] : [nodeSelector];
     const [pods, ...nodeLists] = await Promise.all([
-      connection.listPods(ETCD_NAMESPACE, ETCD_POD_SELECTOR, timeoutMs),
+      connection.listStaticPods(ETCD_NAMESPACE, ETCD_POD_SELECTOR, timeoutMs),
       ...selectors.map((s) => connection.listNodes(s, timeoutMs)),
     ]);
-    const nodes = mergeNodes(nodeLists);
+    const listed = mergeNodes(nodeLists);
     const targets: ProbeTarget[] = [];
     this.#plans.clear();
-    for (const node of nodes) {
-      const pod = pods.find((p) => p.nodeName === node.name) ?? null;
-      const plan = this.#plan(node, pod, credentials);
+    for (const { facts: node, addresses } of listed) {
+      // kubeadm's etcd on a node is the mirror pod etcd-<node> bound to it; no other pod stands in for it.
+      const pod = pods.find((p) => p.name === `etcd-${node.name}` && p.nodeName === node.name) ?? null;
+      const plan = this.#plan(node, addresses, pod, credentials);
       if (!plan) continue;
       // The generation is part of the key: new credentials mean new clients, and the old ones are closed.
       const key = `${this.#options.transport}:${node.name}#${credentials.generation}`;
       this.#plans.set(key, plan);
       targets.push({ key, endpoint: plan.endpoint, origin: 'kubernetes', node: node.name });
     }
-    return { nodes, pods, targets };
+    return { nodes: listed.map((n) => n.facts), pods, targets };
   }
 
-  #plan(node: NodeFacts, pod: PodFacts | null, credentials: WorkloadCredentials): Plan | null {
-    const podName = pod?.name ?? `etcd-${node.name}`;
+  #plan(node: NodeFacts, addresses: readonly string[], pod: PodFacts | null, credentials: WorkloadCredentials): Plan | null {
+    const podName = `etcd-${node.name}`;
     if (this.#options.transport === 'port-forward') {
       // The API server forwards only to a pod it knows; a node without one is judged, not dialled.
       if (!pod) return null;
-      return { node: node.name, pod: podName, endpoint: `port-forward://${ETCD_NAMESPACE}/${podName}:${ETCD_CLIENT_PORT}`, credentials };
+      return { node: node.name, pod: podName, endpoint: `port-forward://${ETCD_NAMESPACE}/${podName}:${ETCD_CLIENT_PORT}`, credentials, refused: null };
     }
-    const scheme = credentials.tls.ca || credentials.tls.cert ? 'https' : 'http';
-    const endpoint = pod?.advertiseClientUrl ?? (node.internalIP ? `${scheme}://${hostOf(node.internalIP)}:${ETCD_CLIENT_PORT}` : null);
-    return endpoint ? { node: node.name, pod: podName, endpoint, credentials } : null;
+    const direct = directEndpoint(node, addresses, pod, ETCD_CLIENT_PORT);
+    return direct ? { node: node.name, pod: podName, endpoint: direct.endpoint, credentials, refused: direct.refused } : null;
   }
-}
-
-function hostOf(ip: string): string {
-  return ip.includes(':') ? `[${ip}]` : ip;
 }

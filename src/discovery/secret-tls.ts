@@ -9,8 +9,9 @@ export function pemEntry(data: ReadonlyMap<string, Buffer>, key: string, what: s
   try {
     if (kind === 'cert') new X509Certificate(value);
     else createPrivateKey(value);
-  } catch (error) {
-    throw new KubeError('invalid-secret', `${what}: ${key} is not a PEM ${kind === 'cert' ? 'certificate' : 'private key'}: ${(error as Error).message}`);
+  } catch {
+    // OpenSSL's message is not shown: a parser may quote what it could not read, and this is a Secret.
+    throw new KubeError('invalid-secret', `${what}: ${key} is not a PEM ${kind === 'cert' ? 'certificate' : 'private key'}`);
   }
   return value;
 }

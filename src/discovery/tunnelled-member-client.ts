@@ -5,8 +5,9 @@ import { probeError, type Outcome, type ProbeError } from '../probe/outcome.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
 
 /**
- * kubeadm puts `localhost` into every etcd serving certificate; through a tunnel the dialled host is
- * 127.0.0.1, so the chain is verified against etcd's CA and the name checked is `localhost`.
+ * kubeadm puts `localhost` into every etcd serving certificate; through a tunnel the dialled address is
+ * a unix socket with no host name, so the chain is verified against etcd's CA and the name checked
+ * (and sent as SNI) is `localhost`.
  */
 export const TUNNEL_SERVER_NAME = 'localhost';
 

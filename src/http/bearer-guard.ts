@@ -1,35 +1,73 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { checkBearer } from '../auth/bearer-token.ts';
+import { checkBearer, type BearerCheck } from '../auth/bearer-token.ts';
 import { errorBody } from './api-error.ts';
+import { markCredentialed } from './response-headers.ts';
 
 /** The realm named in every challenge. */
 export const REALM = 'etcd-probe';
+
+/** What a request's Authorization header proves, or `unusable` while the token file holds no usable token. */
+export type AccessCheck = BearerCheck | 'unusable';
+
+/** Checks requests against the token in force; routes that answer differently with it (/healthz/etcd) use it too. */
+export interface BearerAuth {
+  check(authorization: string | undefined): AccessCheck;
+}
+
+/** A BearerAuth over the digest of the token in force (null: the file is unusable, so nothing is accepted). */
+export function bearerAuth(digest: () => Buffer | null): BearerAuth {
+  return {
+    check(authorization) {
+      const expected = digest();
+      return expected === null ? 'unusable' : checkBearer(authorization, expected);
+    },
+  };
+}
 
 /** Whether a route URL (e.g. `/members/:idOrName`) is one of, or under one of, the guarded paths. */
 export function isGuarded(url: string, routes: readonly string[]): boolean {
   return routes.some((r) => url === r || url.startsWith(`${r}/`));
 }
 
+const MESSAGES: Record<Exclude<AccessCheck, 'ok'>, string> = {
+  missing: 'this route needs a bearer token (Authorization: Bearer <token>)',
+  invalid: 'the bearer token is not valid',
+  unusable: "no bearer token is accepted now: the service's token file is unusable (its log says why)",
+};
+
 /**
- * Requires `Authorization: Bearer <token>` on the routes under `routes`. Decided per route when it is
- * registered (so unguarded routes such as /healthz/etcd pay nothing), by the route matched rather than
- * the raw URL (so an encoded or odd spelling of a path cannot slip past). Call before adding routes.
+ * Answers 401 with a Bearer challenge (`error="invalid_token"` when a token came or none can be
+ * accepted). `basic` adds a Basic challenge, so that a browser opening the status page shows its
+ * login prompt (the token as the password). Never cached.
  */
-export function installBearerGuard(app: FastifyInstance, options: { readonly digest: () => Buffer; readonly routes: readonly string[] }): void {
-  const guard = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const check = checkBearer(request.headers.authorization, options.digest());
-    if (check === 'ok') {
-      done();
-      return;
-    }
-    const invalid = check === 'invalid';
-    reply
-      .code(401)
-      .header('www-authenticate', invalid ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`)
-      .send(errorBody('UNAUTHORIZED', invalid ? 'the bearer token is not valid' : 'this route needs a bearer token (Authorization: Bearer <token>)'));
-  };
+export function refuseUnauthenticated(reply: FastifyReply, check: Exclude<AccessCheck, 'ok'>, basic = false): FastifyReply {
+  const bearer = check === 'missing' ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
+  return reply
+    .code(401)
+    .header('www-authenticate', basic ? [bearer, `Basic realm="${REALM}", charset="UTF-8"`] : bearer)
+    .header('cache-control', 'no-store')
+    .send(errorBody('UNAUTHORIZED', MESSAGES[check]));
+}
+
+/**
+ * Requires the token on the routes under `routes`. Decided per route when it is registered (so unguarded
+ * routes such as /livez pay nothing), by the route matched rather than the raw URL (so an encoded or
+ * odd spelling of a path cannot slip past). Call before adding routes.
+ */
+export function installBearerGuard(app: FastifyInstance, options: { readonly auth: BearerAuth; readonly routes: readonly string[] }): void {
   app.addHook('onRoute', (route) => {
     if (!isGuarded(route.url, options.routes)) return;
+    // Only the page itself asks a browser for credentials; its fragment is fetched with the ones given.
+    const basic = route.url === '/';
+    const guard = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+      const check = options.auth.check(request.headers.authorization);
+      if (check === 'ok') {
+        markCredentialed(request, 'token');
+        done();
+        return;
+      }
+      refuseUnauthenticated(reply, check, basic);
+    };
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [guard, ...existing] as typeof route.onRequest;
   });

@@ -50,6 +50,18 @@ export function healthzDocument(read: CacheRead<Snapshot>, policy: Policy, now: 
   };
 }
 
+/**
+ * The `/healthz/etcd` document for a caller without the token (when one is set): the status, the
+ * policy and the reason codes, nothing that names a host, member, cluster or API server.
+ */
+export function healthzSummaryDocument(snapshot: Snapshot, policy: Policy) {
+  return {
+    status: snapshot.verdict.status,
+    policy,
+    reasons: snapshot.verdict.reasons.map((r) => ({ code: r.code, severity: r.severity })),
+  };
+}
+
 /** One member as `/members` lists it and `/members/{idOrName}` returns it. */
 export function memberDocument(m: MemberView, snapshot: Snapshot) {
   const s = m.status;

@@ -35,3 +35,11 @@ export function renderHealthzText(snapshot: Snapshot, policy: Policy, passed: bo
   lines.push(passed ? 'healthz check passed' : 'healthz check failed');
   return `${lines.join('\n')}\n`;
 }
+
+/** The text form of the summary a caller without the token gets: status, reason codes, pass or fail. */
+export function renderHealthzSummaryText(snapshot: Snapshot, policy: Policy, passed: boolean): string {
+  const lines = [`status ${snapshot.verdict.status} (policy ${policy})`];
+  for (const r of snapshot.verdict.reasons) lines.push(`reason ${r.code} (${r.severity})`);
+  lines.push(passed ? 'healthz check passed' : 'healthz check failed');
+  return `${lines.join('\n')}\n`;
+}

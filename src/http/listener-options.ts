@@ -2,16 +2,19 @@ import type { ServerOptions } from 'node:http';
 import type { TlsMaterial } from '../tls/tls-files.ts';
 
 /**
- * The listener's limits. The API takes no bodies and small headers; a client gets 10 s to send its
- * headers (slow-loris sockets are checked every 2 s, not Node's 30 s). Idle keep-alive connections stay
- * open 72 s, longer than common load balancer idle timeouts (60 s), so that the balancer, not the
- * service, closes them and never sends a request into a socket being closed.
+ * The listener's limits. The API takes no bodies and small headers: a client gets 10 s to complete
+ * the TLS handshake (Node's default is 120 s, long enough for a few half-open sockets to hold every
+ * connection slot for two minutes), 10 s to send its headers and 15 s for the whole request; slow
+ * clients are checked every 2 s, not Node's 30 s. Idle keep-alive connections stay open 72 s, longer
+ * than common load balancer idle timeouts (60 s), so that the balancer, not the service, closes them
+ * and never sends a request into a socket being closed.
  */
 export const LISTENER_LIMITS = {
   bodyLimit: 1024,
   maxHeaderBytes: 8 * 1024,
+  handshakeTimeoutMs: 10_000,
   headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
+  requestTimeoutMs: 15_000,
   keepAliveTimeoutMs: 72_000,
   connectionsCheckingIntervalMs: 2_000,
 } as const;
@@ -32,12 +35,17 @@ export function secureContextOptions(material: TlsMaterial): { cert: Buffer; key
   return { cert: material.cert, key: material.key, ...(material.ca ? { ca: material.ca } : {}) };
 }
 
-/** Options of the HTTPS server: the limits, the material, and (with a client CA) required client certificates. */
+/**
+ * Options of the HTTPS server: the limits, the material, a bounded handshake, and with a client CA a
+ * client certificate asked for but not demanded at the handshake: mTLS is enforced per route
+ * (client-certificate-guard.ts), so that the kubelet's probes, which present none, still work.
+ */
 export function httpsServerOptions(material: TlsMaterial): ServerOptions & Record<string, unknown> {
   return {
     ...httpServerOptions(),
     ...secureContextOptions(material),
     minVersion: 'TLSv1.2',
-    ...(material.ca ? { requestCert: true, rejectUnauthorized: true } : {}),
+    handshakeTimeout: LISTENER_LIMITS.handshakeTimeoutMs,
+    ...(material.ca ? { requestCert: true, rejectUnauthorized: false } : {}),
   };
 }

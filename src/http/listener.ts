@@ -10,15 +10,19 @@ import type { CredentialMetrics } from '../metrics/credential-metrics.ts';
 import { recordExpiry, reloadReporter } from '../tls/reload-reporter.ts';
 import { TlsFileReloader } from '../tls/tls-file-reloader.ts';
 import type { LoadedTls, TlsMaterial } from '../tls/tls-files.ts';
-import { installBearerGuard } from './bearer-guard.ts';
+import { bearerAuth, installBearerGuard, type BearerAuth } from './bearer-guard.ts';
+import { installClientCertificateGuard } from './client-certificate-guard.ts';
+import { limitConnectionsPerClient } from './connection-limits.ts';
 import { httpServerOptions, httpsServerOptions, LISTENER_LIMITS, secureContextOptions } from './listener-options.ts';
+import { installResponseHeaders } from './response-headers.ts';
+import { SERVICE_PROBE_PATHS } from './route-paths.ts';
 
 /** How often the listener's certificate and token files are checked for changes, by default. */
 export const RELOAD_INTERVAL_MS = 5000;
 
 /** What the listener is made of: its limits and guarded routes, HTTPS material, the token, where to report. */
 export interface ListenerOptions {
-  readonly config: Pick<Config, 'maxConnections' | 'authRoutes'>;
+  readonly config: Pick<Config, 'maxConnections' | 'maxConnectionsPerClient' | 'authRoutes'>;
   readonly logger: Logger;
   readonly metrics: CredentialMetrics;
   readonly now: () => number;
@@ -32,13 +36,16 @@ export interface Listener {
   readonly server: FastifyInstance;
   /** Whether the listener speaks HTTPS. */
   readonly secure: boolean;
+  /** The bearer token check, for routes that answer less without it; null when no token file is set. */
+  readonly auth: BearerAuth | null;
   /** Stops re-reading the certificate and token files. */
   stopReloading(): void;
 }
 
 /**
- * Creates the HTTP(S) server: limits, connection cap, HTTPS and mTLS, the bearer guard, and a timer that
- * re-reads the serving certificate (new connections get it) and the token file when they change.
+ * Creates the HTTP(S) server: limits, connection caps (global and per client), HTTPS and per-route
+ * mTLS, the bearer guard, security headers, and a timer that re-reads the serving certificate (new
+ * connections get it) and the token file when they change.
  */
 export function createListener(options: ListenerOptions): Listener {
   const { logger, metrics, now, tls, auth } = options;
@@ -67,6 +74,9 @@ export function createListener(options: ListenerOptions): Listener {
   // load balancer would read as "etcd failed".
   server.server.maxConnections = options.config.maxConnections;
   server.server.on('drop', () => metrics.connectionDropped());
+  limitConnectionsPerClient(server.server, options.config.maxConnectionsPerClient, () => metrics.connectionDroppedPerClient());
+  installResponseHeaders(server, { https: tls !== null });
+  if (tls?.material.ca) installClientCertificateGuard(server, SERVICE_PROBE_PATHS);
 
   const reloaders: { refresh(): boolean }[] = [];
   if (tls) {
@@ -74,22 +84,31 @@ export function createListener(options: ListenerOptions): Listener {
     const apply = (material: TlsMaterial) => (server.server as unknown as TlsServer).setSecureContext(secureContextOptions(material));
     reloaders.push(new TlsFileReloader(tls.files, tls.material, reloadReporter('listener', logger, metrics, now), apply));
   }
+  let check: BearerAuth | null = null;
   if (auth) {
+    const reporter = reloadReporter('auth-token', logger, metrics, now);
     const token = new TokenFile(auth.file, auth.token, {
       reloaded: () => {
         metrics.reloaded('auth-token');
+        metrics.tokenUsable(true);
         logger.info({ credentials: 'auth-token' }, 'reloaded the bearer token');
       },
-      failed: reloadReporter('auth-token', logger, metrics, now).failed,
+      failed: (failure) => {
+        metrics.tokenUsable(false);
+        reporter.failed(failure);
+      },
     });
+    metrics.tokenUsable(true);
     reloaders.push(token);
-    installBearerGuard(server, { digest: () => token.digest(), routes: options.config.authRoutes });
+    check = bearerAuth(() => token.digest());
+    installBearerGuard(server, { auth: check, routes: options.config.authRoutes });
   }
   const timer = reloaders.length > 0 ? setInterval(() => reloaders.forEach((r) => r.refresh()), options.reloadIntervalMs ?? RELOAD_INTERVAL_MS) : null;
   timer?.unref();
   return {
     server,
     secure: tls !== null,
+    auth: check,
     stopReloading: () => {
       if (timer) clearInterval(timer);
     },

@@ -5,6 +5,7 @@ import type { RoundHistory } from '../probe/history/round-history.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
 import type { CacheRead, RoundCache } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
+import type { BearerAuth } from './bearer-guard.ts';
 import { setCacheHeaders } from './cache-headers.ts';
 import type { Lifecycle } from './lifecycle.ts';
 
@@ -20,6 +21,8 @@ export interface RouteDeps {
   readonly history: RoundHistory;
   /** The limits the verdict judges by, for the disruption projections. */
   readonly thresholds: Thresholds;
+  /** The bearer token check when a token file is set: /healthz/etcd tells callers without it less. */
+  readonly auth: BearerAuth | null;
 }
 
 /** Reads the shared snapshot for a route: counts how the cache served it and sets the cache headers. */

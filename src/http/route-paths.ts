@@ -1,2 +1,8 @@
 /** Every route path the service serves, without parameters (a test holds the app's routes to it). */
-export const ROUTE_PATHS: readonly string[] = ['/healthz/etcd', '/members', '/alarms', '/history', '/disruption', '/metrics', '/livez', '/readyz', '/openapi.yaml'];
+export const ROUTE_PATHS: readonly string[] = ['/healthz/etcd', '/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment', '/livez', '/readyz', '/openapi.yaml'];
+
+/** Routes guarded by default when a token file is set: everything that names hosts, members or sizes. */
+export const DEFAULT_GUARDED_ROUTES: readonly string[] = ['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment'];
+
+/** The kubelet's probes: answered without a client certificate even when mTLS is on. */
+export const SERVICE_PROBE_PATHS: readonly string[] = ['/livez', '/readyz'];

@@ -1,6 +1,9 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
 
+/** The kubelet marks the API's copy of a static pod (a mirror pod) with this annotation. */
+export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+
 /** kubeadm records etcd's client URL on its static pod under this annotation. */
 export const ADVERTISE_CLIENT_URLS_ANNOTATION = 'kubeadm.kubernetes.io/etcd.advertise-client-urls';
 
@@ -22,6 +25,16 @@ export function toNodeFacts(node: V1Node): NodeFacts {
     internalIP: node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? null,
     createdAt: epochOf(node.metadata?.creationTimestamp),
   };
+}
+
+/** A node's own IP addresses (InternalIP and ExternalIP), as its kubelet reports them. */
+export function nodeAddresses(node: V1Node): string[] {
+  return (node.status?.addresses ?? []).filter((a) => a.type === 'InternalIP' || a.type === 'ExternalIP').map((a) => a.address);
+}
+
+/** Whether a pod is the mirror of a static pod (kubeadm's etcd is one), as opposed to one made through the API. */
+export function isMirrorPod(pod: V1Pod): boolean {
+  return pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
 }
 
 /** A V1Pod as PodFacts. */

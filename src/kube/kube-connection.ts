@@ -1,41 +1,71 @@
+import { readFileSync } from 'node:fs';
 import { CoreV1Api, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import type { InClusterAccess } from '../config/config.ts';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
-import { toNodeFacts, toPodFacts } from './convert.ts';
+import { isMirrorPod, nodeAddresses, toNodeFacts, toPodFacts } from './convert.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
+import { parseKubeconfigYaml } from './kubeconfig-yaml.ts';
+import { kubeconfigFromSecret } from './secret-kubeconfig.ts';
 
-/** How a kubeconfig is found: a file, a YAML text (a Cluster API secret), or the pod's service account. */
+/**
+ * How a kubeconfig is found: the operator's file, a YAML text read from a Secret (Cluster API's
+ * `<cluster>-kubeconfig`, written by whoever may write Secrets there), or the pod's service account.
+ */
 export type KubeconfigSource =
   | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'text'; readonly text: string; readonly label: string }
+  | { readonly kind: 'secret'; readonly text: string; readonly label: string }
   | { readonly kind: 'in-cluster'; readonly access: InClusterAccess };
 
-/** Loads a KubeConfig, turning any problem into a KubeError that names where the kubeconfig came from. */
+/**
+ * Loads a KubeConfig, turning any problem into a KubeError that names where the kubeconfig came from
+ * and never quotes its content. The operator's file keeps every client-node feature (exec plugins,
+ * file paths): it is configuration, like the command line. A Secret's kubeconfig is checked field by
+ * field first (secret-kubeconfig.ts): nothing in it is run or read.
+ */
 export function loadKubeConfig(source: KubeconfigSource): KubeConfig {
+  if (source.kind === 'secret') return withServer(kubeconfigFromSecret(source.text, source.label), source.label);
   const kc = new KubeConfig();
-  try {
-    if (source.kind === 'file') kc.loadFromFile(source.path);
-    else if (source.kind === 'text') kc.loadFromString(source.text);
+  if (source.kind === 'in-cluster') {
     // As client-node's loadFromCluster, but with what the config resolver read: no library reads the environment.
-    else
-      kc.loadFromOptions({
-        clusters: [{ name: 'in-cluster', server: source.access.server, caFile: source.access.caFile, skipTLSVerify: false }],
-        users: [{ name: 'in-cluster', authProvider: { name: 'tokenFile', config: { tokenFile: source.access.tokenFile } } }],
-        contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'in-cluster' }],
-        currentContext: 'in-cluster',
-      });
-  } catch (error) {
-    throw new KubeError('invalid-config', `${labelOf(source)}: ${(error as Error).message}`);
+    kc.loadFromOptions({
+      clusters: [{ name: 'in-cluster', server: source.access.server, caFile: source.access.caFile, skipTLSVerify: false }],
+      users: [{ name: 'in-cluster', authProvider: { name: 'tokenFile', config: { tokenFile: source.access.tokenFile } } }],
+      contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'in-cluster' }],
+      currentContext: 'in-cluster',
+    });
+    return withServer(kc, 'in-cluster kubeconfig');
   }
-  const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new KubeError('invalid-config', `${labelOf(source)}: no current cluster with a server URL`);
+  const label = `kubeconfig ${source.path}`;
+  let text: string;
+  try {
+    text = readFileSync(source.path, 'utf8');
+  } catch (error) {
+    throw new KubeError('invalid-config', `${label}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  // Our parser first: its problems are reported by line and code; client-node's would quote the source.
+  parseKubeconfigYaml(text, label);
+  try {
+    kc.loadFromString(text);
+  } catch (error) {
+    const mark = (error as { mark?: { line?: number } }).mark;
+    const detail = mark?.line === undefined ? (error as Error).message : `not valid YAML at line ${mark.line + 1}`;
+    throw new KubeError('invalid-config', `${label}: ${detail}`);
+  }
+  return withServer(kc, label);
+}
+
+function withServer(kc: KubeConfig, label: string): KubeConfig {
+  if (!kc.getCurrentCluster()?.server) throw new KubeError('invalid-config', `${label}: no current cluster with a server URL`);
   return kc;
 }
 
-function labelOf(source: KubeconfigSource): string {
-  if (source.kind === 'file') return `kubeconfig ${source.path}`;
-  if (source.kind === 'text') return source.label;
-  return 'in-cluster kubeconfig';
+/** What asks the API server for an object's metadata only (kube-apiserver 1.15 and later). */
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+
+/** A node as listed: its facts for the verdict, and its addresses, which direct mode may dial. */
+export interface ListedNode {
+  readonly facts: NodeFacts;
+  readonly addresses: readonly string[];
 }
 
 /**
@@ -57,18 +87,31 @@ export class KubeConnection {
     return this.config.getCurrentCluster()?.server ?? 'unknown';
   }
 
-  /** Lists nodes matching a label selector. */
-  async listNodes(labelSelector: string, timeoutMs: number): Promise<NodeFacts[]> {
+  /** Lists nodes matching a label selector, each with its own IP addresses. */
+  async listNodes(labelSelector: string, timeoutMs: number): Promise<ListedNode[]> {
     const list = await this.#call(`list nodes (${labelSelector})`, timeoutMs, (o) => this.#api.listNode({ labelSelector }, o));
-    return list.items.map((n: V1Node) => toNodeFacts(n));
+    return list.items.map((n: V1Node) => ({ facts: toNodeFacts(n), addresses: nodeAddresses(n) }));
   }
 
-  /** Lists the pods of a namespace matching a label selector. */
-  async listPods(namespace: string, labelSelector: string, timeoutMs: number): Promise<PodFacts[]> {
+  /**
+   * Lists the mirror pods of static pods in a namespace matching a label selector: a pod made through
+   * the API with the same labels (by anyone who may create pods there) is not kubeadm's etcd.
+   */
+  async listStaticPods(namespace: string, labelSelector: string, timeoutMs: number): Promise<PodFacts[]> {
     const list = await this.#call(`list pods in ${namespace} (${labelSelector})`, timeoutMs, (o) =>
       this.#api.listNamespacedPod({ namespace, labelSelector }, o),
     );
-    return list.items.map((p: V1Pod) => toPodFacts(p));
+    return list.items.filter((p: V1Pod) => isMirrorPod(p)).map((p: V1Pod) => toPodFacts(p));
+  }
+
+  /**
+   * A Secret's resourceVersion, read as metadata only (`PartialObjectMetadata`, RBAC `get` as for the
+   * Secret): whether it changed, without its data crossing the wire. An API server that ignores the
+   * request and sends the whole Secret still gets only its version read.
+   */
+  async readSecretVersion(namespace: string, name: string, timeoutMs: number): Promise<string> {
+    const secret = await this.#call(`read secret ${namespace}/${name} (metadata)`, timeoutMs, (o) => this.#api.readNamespacedSecret({ namespace, name }, o), METADATA_ONLY);
+    return secret.metadata?.resourceVersion ?? '';
   }
 
   /** Reads a Secret's data, decoded. */
@@ -77,13 +120,14 @@ export class KubeConnection {
     return new Map(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
   }
 
-  async #call<T>(what: string, timeoutMs: number, run: (options: object) => Promise<T>): Promise<T> {
+  async #call<T>(what: string, timeoutMs: number, run: (options: object) => Promise<T>, accept?: string): Promise<T> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     let dispatcher: { close(): Promise<void> } | undefined;
     const middleware = {
       pre: (context: RequestContext) => {
         context.setSignal(abort.signal);
+        if (accept) context.setHeaderParam('Accept', accept);
         dispatcher = context.getDispatcher() as unknown as typeof dispatcher;
         return new Observable(Promise.resolve(context));
       },

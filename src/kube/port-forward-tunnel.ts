@@ -1,11 +1,14 @@
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { PortForward } from '@kubernetes/client-node';
-import { WebSocketHandler } from '@kubernetes/client-node/dist/web-socket-handler.js';
 import WebSocket from 'ws';
 import { probeError, type ProbeError } from '../probe/outcome.ts';
 import type { KubeConnection } from './kube-connection.ts';
+import { webSocketConnector } from './web-socket-connector.ts';
 
 /** The only subprotocol asked for: the v4 channel framing (data channel 0, error channel 1, port prefix). */
 export const PORT_FORWARD_PROTOCOL = 'v4.channel.k8s.io';
@@ -43,10 +46,13 @@ function statusMessageOf(body: string): string {
 }
 
 /**
- * A loopback listener whose every connection is piped through the API server's port-forward to one
- * pod's port (client-node's PortForward over WebSocket, subprotocol v4.channel.k8s.io). gRPC dials the
- * listener; each TCP connection gets its own WebSocket, so a dropped tunnel is re-established by gRPC's
- * own reconnect. Every socket and WebSocket has an error handler, and close() ends them all.
+ * A local listener whose every connection is piped through the API server's port-forward to one pod's
+ * port (client-node's PortForward over WebSocket, subprotocol v4.channel.k8s.io). gRPC dials the
+ * listener; each connection gets its own WebSocket, so a dropped tunnel is re-established by gRPC's
+ * own reconnect. The listener is a unix socket in a directory of its own with mode 0700 (removed on
+ * close), so that only this process's user can connect: a loopback TCP port would let any local
+ * process talk to etcd with the probe's client certificate. Every socket and WebSocket has an error
+ * handler, and close() ends them all.
  */
 export class PortForwardTunnel {
   readonly #options: TunnelOptions;
@@ -57,26 +63,38 @@ export class PortForwardTunnel {
   #failure: TunnelFailure | null = null;
   #openedAt = -1;
   #closed = false;
+  #directory: Promise<string | null>;
 
   constructor(options: TunnelOptions) {
     this.#options = options;
-    const handler = new WebSocketHandler(options.connection.config, (uri, _protocols, opts) => this.#openWebSocket(uri, opts));
-    this.#portForward = new PortForward(options.connection.config, true, handler);
+    const connector = webSocketConnector(options.connection.config, (uri, opts) => this.#openWebSocket(uri, opts));
+    this.#portForward = new PortForward(options.connection.config, true, connector);
     this.#server = createServer({ pauseOnConnect: true }, (socket) => this.#accept(socket));
-    this.ready = new Promise((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(0, '127.0.0.1', () => {
-        this.#server.off('error', reject);
-        this.#server.on('error', (error) => this.#fail(probeError('PORT_FORWARD_FAILED', `local tunnel listener: ${error.message}`)));
-        resolve(`127.0.0.1:${(this.#server.address() as AddressInfo).port}`);
-      });
-    });
+    // mkdtemp makes the directory 0700: the socket in it is reachable by this user only.
+    this.#directory = mkdtemp(join(tmpdir(), 'etcd-probe-tunnel-')).catch(() => null);
+    this.ready = this.#listen();
     // A failed listen is reported through ready to whoever awaits it; it must not go unhandled meanwhile.
     this.ready.catch(() => {});
   }
 
-  /** Resolves to `127.0.0.1:<port>`, the address gRPC dials, once the listener is bound. */
+  /** Resolves to `unix:<path>`, the address gRPC dials, once the listener is bound. */
   readonly ready: Promise<string>;
+
+  async #listen(): Promise<string> {
+    const directory = await this.#directory;
+    if (directory === null) throw new Error(`cannot create a private directory for the tunnel's socket in ${tmpdir()} (port-forward needs a writable temporary directory)`);
+    if (this.#closed) throw new Error('the tunnel was closed before it listened');
+    const path = join(directory, 'etcd.sock');
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(path, () => {
+        this.#server.off('error', reject);
+        this.#server.on('error', (error) => this.#fail(probeError('PORT_FORWARD_FAILED', `local tunnel listener: ${error.message}`)));
+        resolve();
+      });
+    });
+    return `unix:${path}`;
+  }
 
   /**
    * Why the tunnel is broken now: its latest failure, unless a WebSocket has opened since. gRPC may
@@ -86,13 +104,15 @@ export class PortForwardTunnel {
     return this.#failure && this.#failure.at > this.#openedAt ? this.#failure.error : null;
   }
 
-  /** Stops listening and ends every connection and WebSocket. */
+  /** Stops listening, ends every connection and WebSocket, and removes the socket and its directory. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const ws of this.#webSockets) ws.terminate();
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    const directory = await this.#directory;
+    if (directory !== null) await rm(directory, { recursive: true, force: true });
   }
 
   #fail(error: ProbeError): void {

@@ -35,6 +35,7 @@ export const PROBE_ERROR_CODES = [
   'PORT_FORWARD_FAILED',
   'KUBE_API_UNREACHABLE',
   'KUBE_API_REFUSED',
+  'ENDPOINT_REFUSED',
 ] as const;
 
 /** One kind of failure. */

@@ -57,26 +57,35 @@ function pem(label: string, der: ArrayBuffer): Buffer {
 
 /**
  * Mints a client certificate signed by the etcd CA, as Cluster API's KCP does for its etcd client:
- * ClientAuth only, NotBefore back-dated against clock skew, a fresh ECDSA P-256 key.
+ * ClientAuth only, digitalSignature only, NotBefore back-dated against clock skew, a fresh ECDSA P-256
+ * key. The caller owns `caKey` and zeroes it after.
  */
 export async function mintClientCertificate(options: MintOptions): Promise<MintedCertificate> {
   let caKey: KeyObject;
   let caCertificate: X509Certificate;
   try {
     caCertificate = new X509Certificate(options.caCert);
-  } catch (error) {
-    throw new MintError(`the CA certificate is not a PEM certificate: ${(error as Error).message}`);
+  } catch {
+    // No parser message: it could quote the Secret's bytes.
+    throw new MintError('the CA certificate is not a PEM certificate');
   }
   try {
     caKey = createPrivateKey(options.caKey);
-  } catch (error) {
-    throw new MintError(`the CA key is not a PEM private key: ${(error as Error).message}`);
+  } catch {
+    throw new MintError('the CA key is not a PEM private key');
   }
   if (!caCertificate.checkPrivateKey(caKey)) throw new MintError('the CA key does not belong to the CA certificate');
   if (!caCertificate.ca) throw new MintError('the CA certificate is not a CA (basicConstraints CA:FALSE)');
 
   const algorithm = signingAlgorithmOf(caKey);
-  const signingKey = await webcrypto.subtle.importKey('pkcs8', caKey.export({ type: 'pkcs8', format: 'der' }), algorithm, false, ['sign']);
+  const der = caKey.export({ type: 'pkcs8', format: 'der' });
+  let signingKey: webcrypto.CryptoKey;
+  try {
+    signingKey = await webcrypto.subtle.importKey('pkcs8', der, algorithm, false, ['sign']);
+  } finally {
+    // Our copy of the CA key's bytes; the KeyObject and CryptoKey live in OpenSSL until collected.
+    der.fill(0);
+  }
   const leafAlgorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
   const keys = (await webcrypto.subtle.generateKey(leafAlgorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const issuer = new x509.X509Certificate(options.caCert.toString('utf8'));
@@ -92,7 +101,8 @@ export async function mintClientCertificate(options: MintOptions): Promise<Minte
     notAfter: new Date(notAfter),
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+      // An ECDSA key only signs: keyEncipherment belongs to RSA key transport (RFC 5480 section 3).
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
       await x509.AuthorityKeyIdentifierExtension.create(issuer),
     ],

@@ -27,9 +27,11 @@ export function reloadReporter(credentials: CredentialSet, logger: Logger, metri
     },
     failed(failure: ReloadFailure): void {
       metrics.reloadFailed(failure.file);
+      // A token file that went bad fails closed (an emptied Secret revokes); certificates keep the last good pair.
+      const consequence = credentials === 'auth-token' ? 'no bearer token is accepted until the file is fixed' : 'keeping the previous one';
       logger.error(
         { credentials, file: failure.file, setting: failure.setting, problem: failure.problem },
-        `cannot reload ${WHAT[credentials]}: ${failure.setting}: ${failure.problem}; keeping the previous one`,
+        `cannot reload ${WHAT[credentials]}: ${failure.setting}: ${failure.problem}; ${consequence}`,
       );
     },
   };

@@ -19,10 +19,10 @@ beforeAll(async () => {
 });
 
 describe('the bearer token', () => {
-  it('is read from its file, trimmed, and guards /members, /alarms and /metrics by default', () => {
+  it('is read from its file, trimmed, and guards /members, /alarms, /metrics and the status page by default', () => {
     const result = ok(resolve({ ETCD_PROBE_AUTH_TOKEN_FILE: tokenFile }));
     expect(result.auth).toEqual({ file: { path: tokenFile, source: 'ETCD_PROBE_AUTH_TOKEN_FILE' }, token: 'abc123' });
-    expect(result.config.authRoutes).toEqual(['/members', '/alarms', '/metrics']);
+    expect(result.config.authRoutes).toEqual(['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment']);
     expect(Object.isFrozen(result.config.authRoutes)).toBe(true);
     expect(result.warnings).toEqual(['the bearer token of ETCD_PROBE_AUTH_TOKEN_FILE travels in clear text: set ETCD_PROBE_TLS_CERT for HTTPS']);
   });
@@ -47,8 +47,8 @@ describe('the bearer token', () => {
 
   it.each([
     ['members', "ETCD_PROBE_AUTH_ROUTES: 'members' is not a path (it must start with /)"],
-    ['/members,/nodes', "ETCD_PROBE_AUTH_ROUTES: '/nodes' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /livez, /readyz, /openapi.yaml"],
-    ['/members/m1', "ETCD_PROBE_AUTH_ROUTES: '/members/m1' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /livez, /readyz, /openapi.yaml"],
+    ['/members,/nodes', "ETCD_PROBE_AUTH_ROUTES: '/nodes' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /, /status/fragment, /livez, /readyz, /openapi.yaml"],
+    ['/members/m1', "ETCD_PROBE_AUTH_ROUTES: '/members/m1' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /, /status/fragment, /livez, /readyz, /openapi.yaml"],
     [',', 'ETCD_PROBE_AUTH_ROUTES: no route given (e.g. /healthz/etcd,/members)'],
   ])('refuses routes %j', (routes, message) => {
     expect(errorsOf(resolve({ ETCD_PROBE_AUTH_TOKEN_FILE: tokenFile, ETCD_PROBE_AUTH_ROUTES: routes }))).toEqual([message]);
@@ -89,9 +89,11 @@ describe('HTTPS on the listener', () => {
 });
 
 describe('limits', () => {
-  it('bounds the connection limit and the shutdown delay', () => {
+  it('bounds the connection limits and the shutdown delay', () => {
     expect(ok(resolve({ ETCD_PROBE_MAX_CONNECTIONS: '20' })).config.maxConnections).toBe(20);
     expect(errorsOf(resolve({ ETCD_PROBE_MAX_CONNECTIONS: '0' }))).toEqual(['ETCD_PROBE_MAX_CONNECTIONS: 0 is out of range (1 to 1000000)']);
+    expect(ok(resolve({}, ['--max-connections-per-client=8'])).config.maxConnectionsPerClient).toBe(8);
+    expect(errorsOf(resolve({ ETCD_PROBE_MAX_CONNECTIONS_PER_CLIENT: 'many' }))).toEqual(["ETCD_PROBE_MAX_CONNECTIONS_PER_CLIENT: 'many' is not a whole number"]);
     expect(ok(resolve({}, ['--shutdown-delay=5s'])).config.shutdownDelayMs).toBe(5000);
     expect(errorsOf(resolve({ ETCD_PROBE_SHUTDOWN_DELAY: '2m' }))).toEqual(['ETCD_PROBE_SHUTDOWN_DELAY: 2m is out of range (0s to 60s)']);
   });

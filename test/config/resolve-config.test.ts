@@ -42,11 +42,12 @@ describe('resolveConfig: defaults', () => {
       flapWindowMs: 600_000,
       stallRounds: 3,
       authTokenFile: null,
-      authRoutes: ['/members', '/alarms', '/metrics'],
+      authRoutes: ['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment'],
       tlsCertFile: null,
       tlsKeyFile: null,
       tlsClientCaFile: null,
       maxConnections: 1024,
+      maxConnectionsPerClient: 64,
       shutdownDelayMs: 0,
     } satisfies Config);
     expect(result.sources).toEqual({});

@@ -18,18 +18,41 @@ contexts: [{ name: c, context: { cluster: w, user: u } }]
 current-context: c
 `;
 
-function management(secrets: Map<string, Record<string, string>>): { connection: KubeConnection; reads: string[] } {
+interface Management {
+  connection: KubeConnection;
+  /** Whole reads (data included), as `namespace/name`. */
+  reads: string[];
+  /** Metadata-only reads (resourceVersion), as `namespace/name`. */
+  versionReads: string[];
+  /** Every tls.key buffer handed out, to check that the access zeroed it. */
+  keys: Buffer[];
+}
+
+/** A scripted management API; each secret's version is its content, as a resourceVersion changes with it. */
+function management(secrets: Map<string, Record<string, string>>): Management {
   const reads: string[] = [];
+  const versionReads: string[] = [];
+  const keys: Buffer[] = [];
+  const missing = (namespace: string, name: string) =>
+    new KubeError('not-found', `read secret ${namespace}/${name}: secrets "${name}" not found (HTTP 404 from https://management:6443)`, 404);
   const connection = {
     server: 'https://management:6443',
     async readSecret(namespace: string, name: string): Promise<ReadonlyMap<string, Buffer>> {
       reads.push(`${namespace}/${name}`);
       const data = secrets.get(name);
-      if (!data) throw new KubeError('not-found', `read secret ${namespace}/${name}: secrets "${name}" not found (HTTP 404 from https://management:6443)`, 404);
-      return new Map(Object.entries(data).map(([k, v]) => [k, Buffer.from(v)]));
+      if (!data) throw missing(namespace, name);
+      const decoded = new Map(Object.entries(data).map(([k, v]) => [k, Buffer.from(v)]));
+      if (decoded.has('tls.key')) keys.push(decoded.get('tls.key')!);
+      return decoded;
+    },
+    async readSecretVersion(namespace: string, name: string): Promise<string> {
+      versionReads.push(`${namespace}/${name}`);
+      const data = secrets.get(name);
+      if (!data) throw missing(namespace, name);
+      return JSON.stringify(data).length.toString(16) + JSON.stringify(data).slice(-16);
     },
   } as unknown as KubeConnection;
-  return { connection, reads };
+  return { connection, reads, versionReads, keys };
 }
 
 describe('CapiAccess', () => {
@@ -39,7 +62,7 @@ describe('CapiAccess', () => {
       ['w1-kubeconfig', { value: KUBECONFIG('https://workload:6443') }],
       ['w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key }],
     ]);
-    const { connection, reads } = management(secrets);
+    const { connection, reads, versionReads, keys } = management(secrets);
     let now = Date.parse('2026-12-02T00:00:00Z');
     const access = new CapiAccess({ management: connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 60_000, now: () => now });
 
@@ -49,20 +72,45 @@ describe('CapiAccess', () => {
     expect(new X509Certificate(first.tls.cert!).checkIssued(new X509Certificate(ca.cert))).toBe(true);
     expect(first.tls.ca?.toString()).toBe(ca.cert);
     expect(reads).toEqual(['default/w1-kubeconfig', 'default/w1-etcd']);
+    expect(versionReads).toEqual(['default/w1-etcd']);
 
     now += 30_000; // within the refresh interval: nothing is read, nothing changes
     expect(await access.resolve(1000)).toBe(first);
     expect(reads).toHaveLength(2);
 
-    now += 60_000; // secrets re-read, same CA: the same certificate and generation
+    now += 60_000; // refreshed: the kubeconfig is re-read, <name>-etcd only by its version (its key stays on the server)
     expect(await access.resolve(1000)).toBe(first);
-    expect(reads).toHaveLength(4);
+    expect(reads).toEqual(['default/w1-kubeconfig', 'default/w1-etcd', 'default/w1-kubeconfig']);
+    expect(versionReads).toHaveLength(2);
 
-    now = Date.parse('2026-12-02T00:00:00Z') + (MINTED_VALIDITY_MS * 2) / 3 + 1; // renewal due
+    now = Date.parse('2026-12-02T00:00:00Z') + (MINTED_VALIDITY_MS * 2) / 3 + 1; // renewal due: the key is read to mint
     const renewed = await access.resolve(1000);
+    expect(reads.filter((r) => r === 'default/w1-etcd')).toHaveLength(2);
+    // Every copy of the CA key handed over was zeroed once the certificate was minted.
+    expect(keys).toHaveLength(2);
+    for (const key of keys) expect(key.every((byte) => byte === 0)).toBe(true);
     expect(renewed.generation).toBe(2);
     expect(renewed.tls.cert?.equals(first.tls.cert!)).toBe(false);
     expect(Date.parse(new X509Certificate(renewed.tls.cert!).validTo)).toBeGreaterThan(Date.parse(new X509Certificate(first.tls.cert!).validTo));
+  });
+
+  it('reads <name>-etcd whole when it changed, keeps the certificate while the CA is the same, and zeroes the key read', async () => {
+    const ca = await makeCa('etcd-ca');
+    const secrets = new Map<string, Record<string, string>>([
+      ['w1-kubeconfig', { value: KUBECONFIG('https://workload:6443') }],
+      ['w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key }],
+    ]);
+    const { connection, reads, keys } = management(secrets);
+    let now = Date.parse('2026-12-02T00:00:00Z');
+    const access = new CapiAccess({ management: connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: () => now });
+    const first = await access.resolve(1000);
+    // Relabelled, same CA: a new version, so it is read whole, but nothing is minted.
+    secrets.set('w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key, note: 'relabelled' });
+    now += 2000;
+    expect(await access.resolve(1000)).toBe(first);
+    expect(reads.filter((r) => r === 'default/w1-etcd')).toHaveLength(2);
+    expect(keys).toHaveLength(2);
+    for (const key of keys) expect(key.every((byte) => byte === 0)).toBe(true);
   });
 
   it('makes a new generation when the CA or the kubeconfig rotates', async () => {

@@ -8,8 +8,7 @@ export interface ProcSocket {
   readonly listening: boolean;
 }
 
-/** This process's TCP sockets: the inodes of its fds joined with /proc/self/net/tcp and tcp6. */
-export function socketsOfThisProcess(): ProcSocket[] {
+function socketInodes(): Set<string> {
   const inodes = new Set<string>();
   for (const fd of readdirSync('/proc/self/fd')) {
     try {
@@ -19,6 +18,24 @@ export function socketsOfThisProcess(): ProcSocket[] {
       // closed while listing
     }
   }
+  return inodes;
+}
+
+/** The paths of this process's listening unix sockets (flag __SO_ACCEPTCON in /proc/self/net/unix). */
+export function unixListenersOfThisProcess(): string[] {
+  const inodes = socketInodes();
+  const paths: string[] = [];
+  for (const line of readFileSync('/proc/self/net/unix', 'utf8').split('\n').slice(1)) {
+    const cols = line.trim().split(/\s+/);
+    if (!inodes.has(cols[6] ?? '') || (Number.parseInt(cols[3] ?? '0', 16) & 0x10000) === 0 || !cols[7]) continue;
+    paths.push(cols[7]);
+  }
+  return paths;
+}
+
+/** This process's TCP sockets: the inodes of its fds joined with /proc/self/net/tcp and tcp6. */
+export function socketsOfThisProcess(): ProcSocket[] {
+  const inodes = socketInodes();
   const sockets: ProcSocket[] = [];
   for (const table of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
     for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {

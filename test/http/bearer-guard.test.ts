@@ -69,7 +69,8 @@ describe('the bearer guard', () => {
 
       expect((await inject(url, `Bearer ${TOKEN}`)).status, url).toBe(200);
     }
-    expect((await inject('/members', 'Basic dXNlcjpwYXNz')).headers['www-authenticate']).toBe('Bearer realm="etcd-probe"');
+    expect((await inject('/members', 'Digest username="x"')).headers['www-authenticate']).toBe('Bearer realm="etcd-probe"');
+    expect((await inject('/members', 'Basic dXNlcjpwYXNz')).headers['www-authenticate']).toBe('Bearer realm="etcd-probe", error="invalid_token"');
   });
 
   it('guards HEAD too, and leaves /healthz/etcd, /livez, /readyz and /openapi.yaml open', async () => {

@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { createSource } from '../../src/discovery/create-source.ts';
@@ -12,11 +12,11 @@ import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
-import { connectionsTo, socketsOfThisProcess } from '../helpers/proc-sockets.ts';
+import { connectionsTo, socketsOfThisProcess, unixListenersOfThisProcess } from '../helpers/proc-sockets.ts';
 
 // A thousand port-forward rounds against the kube-apiserver STAND-IN and a real etcd cluster must not
-// leave tunnels, sockets or loopback listeners behind: tunnels are reused, each member owns one listener,
-// and closing the prober and source closes every one of them.
+// leave tunnels, sockets or listeners behind: tunnels are reused, each member owns one listener (a unix
+// socket in a private directory), and closing the prober and source closes every one of them.
 
 let cluster: EtcdCluster;
 let api: FakeKubeApiServer;
@@ -26,7 +26,12 @@ let source: MemberSource;
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function listeners(): number {
-  return socketsOfThisProcess().filter((s) => s.listening).length;
+  return socketsOfThisProcess().filter((s) => s.listening).length + unixListenersOfThisProcess().length;
+}
+
+/** The tunnels' sockets: each in its own directory of mode 0700 under the temporary directory. */
+function tunnelSockets(): string[] {
+  return unixListenersOfThisProcess().filter((p) => /\/etcd-probe-tunnel-[^/]+\/etcd\.sock$/.test(p));
 }
 
 function apiConnections(): number {
@@ -76,6 +81,10 @@ describe('port-forward resources over many rounds', () => {
     const tunnelsAfterWarmup = api.tunnelsOpened;
     expect(api.openTunnels).toBe(3);
     expect(listeners() - listenersBefore).toBe(3);
+    // Every listener is a unix socket that only this user can reach: no loopback TCP port for etcd.
+    const sockets = tunnelSockets();
+    expect(sockets).toHaveLength(3);
+    for (const path of sockets) expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
 
     expect(await rounds(1000)).toBe('healthy');
     // The same three tunnels carried every round: none was reopened, none is extra.
@@ -106,5 +115,7 @@ describe('port-forward resources over many rounds', () => {
     expect(api.openBackendSockets).toBe(0);
     expect(listeners() - listenersBefore).toBe(0);
     expect(apiConnections()).toBe(0);
+    // The sockets and their directories are gone.
+    for (const path of sockets) expect(existsSync(dirname(path))).toBe(false);
   }, 180_000);
 });

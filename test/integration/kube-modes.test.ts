@@ -39,10 +39,14 @@ function backendOf(index: number): { host: string; port: number } {
   return { host: url.hostname, port: Number(url.port) };
 }
 
-/** The workload as kubeadm leaves it: a control-plane node per member, named like it, with its etcd pod. */
+/**
+ * The workload as kubeadm leaves it: a control-plane node per member, named like it, with its etcd pod.
+ * Every member listens on 127.0.0.1 here, so that is each node's InternalIP (direct mode dials only a
+ * node's own addresses).
+ */
 function seedWorkload(): void {
   cluster.members.forEach((m, i) => {
-    api.upsertNode(controlPlaneNode(m.name, { createdAt: new Date(Date.now() - 3_600_000) }));
+    api.upsertNode(controlPlaneNode(m.name, { createdAt: new Date(Date.now() - 3_600_000), internalIP: new URL(m.clientUrl).hostname }));
     api.upsertPod(etcdPod(m.name, { backend: backendOf(i), advertiseClientUrl: m.clientUrl }));
   });
 }
@@ -335,6 +339,10 @@ describe('Cluster API mode', () => {
     const secretsRead = new Set(api.requests.filter((r) => r.path.includes('/secrets/')).map((r) => r.path));
     expect([...secretsRead].sort()).toEqual([`/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-etcd`, `/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-kubeconfig`]);
     expect(api.requests.every((r) => r.method === 'GET')).toBe(true);
+    // The CA key crossed the wire once, to mint; the refresh asks for <name>-etcd's metadata only.
+    const etcdSecretReads = api.requests.filter((r) => r.path === `/api/v1/namespaces/${NAMESPACE}/secrets/${NAME}-etcd`);
+    expect(etcdSecretReads.filter((r) => !r.metadataOnly)).toHaveLength(1);
+    expect(etcdSecretReads.filter((r) => r.metadataOnly).length).toBeGreaterThanOrEqual(1);
     // The minted certificate's expiry is exported like a file's: 24 h from now.
     const exported = /^etcd_probe_tls_cert_not_after_seconds\{credentials="etcd-client"\} (\S+)$/m.exec((await get(`${s.url}/metrics`)).text);
     expect(Number(exported?.[1]) * 1000 - Date.now()).toBeGreaterThan(23.9 * 3_600_000);

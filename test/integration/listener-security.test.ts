@@ -63,8 +63,13 @@ describe('the bearer token, against real etcd', () => {
       expect(right.body.members).toHaveLength(3);
       expect(checkResponse('GET', '/members', right)).toEqual([]);
 
-      expect((await get(`${service.url}/healthz/etcd`)).status).toBe(200);
+      // Open to a load balancer, but only the summary without the token.
+      const summary = await get(`${service.url}/healthz/etcd`);
+      expect(summary.status).toBe(200);
+      expect(summary.body).toEqual({ status: 'healthy', policy: 'quorum', reasons: [] });
+      expect(checkResponse('GET', '/healthz/etcd', summary)).toEqual([]);
       expect((await get(`${service.url}/alarms`)).status).toBe(401);
+      expect((await get(`${service.url}/`)).status).toBe(401);
       expect((await get(`${service.url}/metrics`)).status).toBe(401);
       expect((await get(`${service.url}/metrics`, { headers: { authorization: 'Bearer first-token' } })).status).toBe(200);
 
@@ -79,14 +84,18 @@ describe('the bearer token, against real etcd', () => {
       expect(rotated.status).toBe(200);
       expect((await get(`${service.url}/members`, { headers: { authorization: 'Bearer first-token' } })).status).toBe(401);
 
-      // An emptied file keeps the token in force, with one error line and a count.
+      // An emptied file (a revoked Secret) fails closed: no token is accepted, one error line and a count say so.
       writeFileSync(tokenFile, '');
       await eventually(async () => service.logs.at('error').length, (n) => n > 0, 5000);
       const [line] = service.logs.at('error');
       expect(line).toMatchObject({ credentials: 'auth-token', file: tokenFile, setting: 'ETCD_PROBE_AUTH_TOKEN_FILE' });
-      expect(line?.msg).toBe(`cannot reload the bearer token: ETCD_PROBE_AUTH_TOKEN_FILE: ${tokenFile} is empty (it must hold the bearer token); keeping the previous one`);
-      expect((await get(`${service.url}/members`, { headers: { authorization: 'Bearer second-token' } })).status).toBe(200);
+      expect(line?.msg).toBe(`cannot reload the bearer token: ETCD_PROBE_AUTH_TOKEN_FILE: ${tokenFile} is empty (it must hold the bearer token); no bearer token is accepted until the file is fixed`);
+      expect((await get(`${service.url}/members`, { headers: { authorization: 'Bearer second-token' } })).status).toBe(401);
       expect(await metric(service, new RegExp(`^etcd_probe_credential_reload_errors_total\\{file="${tokenFile}"\\}`))).toBe(1);
+      expect(await metric(service, /^etcd_probe_auth_token_usable /)).toBe(0);
+      // Fixed: the token works again.
+      writeFileSync(tokenFile, 'second-token\n');
+      expect((await eventually(() => get(`${service.url}/members`, { headers: { authorization: 'Bearer second-token' } }), (g) => g.status === 200, 5000)).status).toBe(200);
       expect(service.logs.raw).not.toContain('first-token');
       expect(service.logs.raw).not.toContain('second-token');
     } finally {
@@ -96,7 +105,7 @@ describe('the bearer token, against real etcd', () => {
 });
 
 describe('HTTPS on the listener', () => {
-  it('serves HTTPS, requires a client certificate from the client CA (mTLS), and refuses others at the handshake', async () => {
+  it('serves HTTPS with HSTS; with a client CA, /livez and /readyz need no certificate and every other route one from that CA', async () => {
     const server = await issue(listenerCa, { commonName: 'listener', server: true, ips: ['127.0.0.1'] });
     const client = await issue(listenerCa, { commonName: 'monitor', client: true });
     const stranger = await issue(otherCa, { commonName: 'stranger', client: true });
@@ -113,9 +122,27 @@ describe('HTTPS on the listener', () => {
       expect(ok.body.status).toBe('healthy');
       expect(checkResponse('GET', '/healthz/etcd', ok)).toEqual([]);
       expect(ok.peer.subject.CN).toBe('listener');
+      expect(ok.headers['strict-transport-security']).toBe('max-age=31536000');
+      expect(ok.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
 
-      await expect(httpsGet(`${service.url}/livez`, { ca: listenerCa.cert })).rejects.toThrow(/certificate required|ECONNRESET|socket hang up/);
-      await expect(httpsGet(`${service.url}/livez`, { ca: listenerCa.cert, cert: stranger.cert, key: stranger.key })).rejects.toThrow(/unknown ca|ECONNRESET|socket hang up|bad certificate/);
+      // The kubelet's httpGet probes present no certificate: they are answered.
+      for (const route of ['/livez', '/readyz']) {
+        const probe = await httpsGet(`${service.url}${route}`, { ca: listenerCa.cert });
+        expect(probe.status, route).toBe(200);
+        expect(checkResponse('GET', route, probe)).toEqual([]);
+      }
+      // Everything else needs a certificate from the client CA: none, or one from another CA, is 401.
+      for (const route of ['/healthz/etcd', '/members', '/metrics', '/', '/openapi.yaml', '/no-such-route']) {
+        const none = await httpsGet(`${service.url}${route}`, { ca: listenerCa.cert });
+        expect(none.status, route).toBe(401);
+        expect(none.body).toEqual({ error: 'UNAUTHORIZED', message: 'this route needs a client certificate signed by the CA this service trusts for clients (mTLS): no client certificate was presented' });
+        expect(none.headers['x-content-type-options']).toBe('nosniff');
+        const foreign = await httpsGet(`${service.url}${route}`, { ca: listenerCa.cert, cert: stranger.cert, key: stranger.key });
+        expect(foreign.status, route).toBe(401);
+        expect(foreign.body.message).toMatch(/^this route needs a client certificate .*: the client certificate was not accepted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)$/);
+      }
+      expect(checkResponse('GET', '/members', await httpsGet(`${service.url}/members`, { ca: listenerCa.cert }))).toEqual([]);
+      expect((await httpsGet(`${service.url}/members`, { ca: listenerCa.cert, cert: client.cert, key: client.key })).status).toBe(200);
       // Plain HTTP to the HTTPS port gets no answer from a route.
       await expect(get(`${service.url.replace('https:', 'http:')}/healthz/etcd`)).rejects.toThrow();
     } finally {

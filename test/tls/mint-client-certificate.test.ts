@@ -1,4 +1,6 @@
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
 import { describe, expect, it } from 'vitest';
 import { CLOCK_SKEW_ALLOWANCE_MS, MINTED_VALIDITY_MS, mintClientCertificate, MintError } from '../../src/tls/mint-client-certificate.ts';
 import { issue, makeCa } from '../fixtures/certs.ts';
@@ -6,7 +8,7 @@ import { issue, makeCa } from '../fixtures/certs.ts';
 const NOW = Date.parse('2026-12-02T12:00:00Z');
 
 describe('mintClientCertificate', () => {
-  it('mints a ClientAuth-only certificate signed by an ECDSA CA, back-dated 5 minutes', async () => {
+  it('mints a ClientAuth-only, digitalSignature-only certificate signed by an ECDSA CA, back-dated 5 minutes', async () => {
     const ca = await makeCa('etcd-ca');
     const minted = await mintClientCertificate({ caCert: Buffer.from(ca.cert), caKey: Buffer.from(ca.key), commonName: 'etcd-probe', now: NOW });
     const cert = new X509Certificate(minted.cert);
@@ -15,6 +17,10 @@ describe('mintClientCertificate', () => {
     expect(cert.subject).toBe('CN=etcd-probe');
     expect(cert.ca).toBe(false);
     expect(cert.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+    // An EC key signs; keyEncipherment (RSA key transport) does not belong on it.
+    const usages = new x509.X509Certificate(minted.cert.toString()).getExtension(x509.KeyUsagesExtension);
+    expect(usages?.usages).toBe(x509.KeyUsageFlags.digitalSignature);
+    expect(usages?.critical).toBe(true);
     expect(Date.parse(cert.validFrom)).toBe(Math.floor((NOW - CLOCK_SKEW_ALLOWANCE_MS) / 1000) * 1000);
     expect(Date.parse(cert.validTo)).toBe(NOW + MINTED_VALIDITY_MS);
     expect(minted.notAfter).toBe(NOW + MINTED_VALIDITY_MS);

@@ -34,6 +34,7 @@ function build(snapshot: Snapshot, clock = { now: CHECKED_AT }): { app: FastifyI
     config: { policy: 'quorum', cacheTtlMs: 5000, quotaBytes: QUOTA },
     now,
     lifecycle: new Lifecycle(),
+    auth: null,
     history: new RoundHistory({ windowMs: 3_600_000, maxBytes: 2 ** 20, checksMs: 0 }),
     thresholds: TEST_THRESHOLDS,
   };
