@@ -78,7 +78,7 @@ app.kubernetes.io/component: etcd-health-probe
 {{- define "etcd-probe.validate" -}}
 {{- if eq .Values.mode "static" }}
 {{- if not .Values.static.endpoints }}
-{{- fail "static.endpoints: mode static needs at least one etcd client URL" }}
+{{- fail "static.endpoints: mode static (the default) needs at least one etcd client URL, e.g. --set 'static.endpoints={https://10.0.0.1:2379}'; or set mode=kubeconfig or mode=capi (see docs/helm-chart.md)" }}
 {{- end }}
 {{- else if eq .Values.mode "kubeconfig" }}
 {{- if not .Values.kubeconfig.inCluster }}
