@@ -156,6 +156,7 @@ describe('rendering the chart', () => {
       ETCD_PROBE_TIMEOUT: '3s',
       ETCD_PROBE_LOG_LEVEL: 'debug',
       ETCD_PROBE_MAX_RAFT_GAP: '200',
+      ETCD_PROBE_AUTH_TOKEN_FILE: '/etc/etcd-probe/auth/token',
     });
     const pod = deployment(objects).spec.template.spec;
     expect(pod.volumes).toContainEqual({
@@ -179,6 +180,7 @@ describe('rendering the chart', () => {
       ETCD_PROBE_TLS_SECRET: 'kube-system/etcd-probe-client',
       ETCD_PROBE_CONNECT: 'port-forward',
       ETCD_PROBE_NODE_GRACE: '2m',
+      ETCD_PROBE_AUTH_TOKEN_FILE: '/etc/etcd-probe/auth/token',
     });
   });
 
@@ -195,6 +197,7 @@ describe('rendering the chart', () => {
     expect(env(render({ valuesFiles: [ciValues('capi-values.yaml')], set: { 'kube.nodeSelector': 'node-role.kubernetes.io/master' } }))).toEqual({
       ETCD_PROBE_CAPI_CLUSTER: 'clusters/prod-eu1',
       ETCD_PROBE_NODE_SELECTOR: 'node-role.kubernetes.io/master',
+      ETCD_PROBE_AUTH_TOKEN_FILE: '/etc/etcd-probe/auth/token',
     });
   });
 
@@ -235,10 +238,18 @@ describe('rendering the chart', () => {
     expect(rule.spec.groups).toEqual(file.groups);
   });
 
-  it('leaves monitoring and the NetworkPolicy off by default', () => {
-    expect(kinds(render({ values: { static: { endpoints: ['http://e:2379'] } } }))).toEqual(
-      ['Deployment', 'PodDisruptionBudget', 'Service', 'ServiceAccount'],
-    );
+  it('is secure by default: a NetworkPolicy and a generated token; monitoring stays off (it needs the operator CRDs)', () => {
+    const objects = render({ values: { static: { endpoints: ['http://e:2379'] } } });
+    expect(kinds(objects)).toEqual(['Deployment', 'NetworkPolicy', 'PodDisruptionBudget', 'Secret', 'Service', 'ServiceAccount']);
+    expect(only(objects, 'Secret').metadata.name).toBe('probe-etcd-probe-token');
+    expect(env(objects).ETCD_PROBE_AUTH_TOKEN_FILE).toBe('/etc/etcd-probe/auth/token');
+  });
+
+  it('turns each default off on request: no NetworkPolicy, no token (every route open)', () => {
+    const objects = render({ values: { static: { endpoints: ['http://e:2379'] }, networkPolicy: { enabled: false }, listener: { authToken: { generate: false } } } });
+    expect(kinds(objects)).toEqual(['Deployment', 'PodDisruptionBudget', 'Service', 'ServiceAccount']);
+    expect(env(objects).ETCD_PROBE_AUTH_TOKEN_FILE).toBeUndefined();
+    expect(deployment(objects).spec.template.spec.volumes?.map((v) => v.name)).toEqual(['tmp']);
   });
 
   it('drops the PodDisruptionBudget with a single replica (it would block every drain)', () => {
