@@ -67,6 +67,8 @@ export interface Config {
   readonly quotaBytes: number;
   /** How many raft entries a follower may trail the leader before MEMBER_BEHIND. */
   readonly maxRaftGap: number;
+  /** How long a majority may answer without a proven leader before NO_LEADER becomes QUORUM_LOST. */
+  readonly electionGraceMs: number;
   readonly logLevel: LogLevel;
   /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static. */
   readonly mode: Mode;

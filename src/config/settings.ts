@@ -125,6 +125,14 @@ export const SETTINGS: readonly Setting[] = [
     parse: (raw) => parseInteger(raw, 1, 1_000_000_000),
   }),
   setting({
+    key: 'electionGraceMs',
+    env: 'ETCD_PROBE_ELECTION_GRACE',
+    flag: 'election-grace',
+    fallback: '10s',
+    help: 'how long a majority may answer without a leader (NO_LEADER, an election) before it counts as QUORUM_LOST (1s to 10m)',
+    parse: (raw) => parseDuration(raw, 1000, 600_000),
+  }),
+  setting({
     key: 'logLevel',
     env: 'ETCD_PROBE_LOG_LEVEL',
     flag: 'log-level',

@@ -1,11 +1,11 @@
 import type { MemberSource } from '../discovery/member-source.ts';
 import { ClientPool } from './client-pool.ts';
-import { buildClusterView, type MemberView } from './cluster-view.ts';
+import type { MemberView } from './cluster-view.ts';
 import type { Thresholds } from './member-checks.ts';
 import type { EndpointObservation, ListedMember } from './observations.ts';
 import type { ProbeTarget } from './probe-target.ts';
-import type { Snapshot } from './snapshot.ts';
-import { judge } from './verdict.ts';
+import { buildSnapshot, type Snapshot } from './snapshot.ts';
+import { NO_MEMORY, remember, type LeaderMemory } from './leader-memory.ts';
 
 /** What a prober needs: where members are and how to reach them, the limits to judge by, and a clock. */
 export interface ProberOptions {
@@ -38,6 +38,7 @@ export class Prober {
   readonly #options: ProberOptions;
   readonly #pool: ClientPool;
   #previous: Snapshot | null = null;
+  #memory: LeaderMemory = NO_MEMORY;
   #sequence = 0;
 
   constructor(options: ProberOptions) {
@@ -75,18 +76,16 @@ export class Prober {
       previousMembers: previousMembers.length > 0 ? previousMembers : null,
       kube,
     };
-    const view = buildClusterView(observations);
-    const checkedAt = this.#options.now();
-    const snapshot: Snapshot = {
+    const snapshot = buildSnapshot({
       sequence: ++this.#sequence,
       mode: source.mode,
-      checkedAt,
-      checkedAtIso: new Date(checkedAt).toISOString(),
-      durationMs: Math.round(observations.durationMs * 100) / 100,
       observations,
-      view,
-      verdict: judge(view, this.#options.thresholds, checkedAt),
-    };
+      thresholds: this.#options.thresholds,
+      memory: this.#memory,
+      checkedAt: this.#options.now(),
+    });
+    const { verdict } = snapshot;
+    this.#memory = remember(this.#memory, { startedAt, confirmed: verdict.quorum.confirmed, leader: verdict.leader });
     this.#previous = snapshot;
     return snapshot;
   }

@@ -33,6 +33,7 @@ describe('resolveConfig: defaults', () => {
       capiCluster: null,
       managementKubeconfig: null,
       nodeGraceMs: 120_000,
+      electionGraceMs: 10_000,
       authTokenFile: null,
       authRoutes: ['/members', '/alarms', '/metrics'],
       tlsCertFile: null,
