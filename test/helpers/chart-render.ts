@@ -65,11 +65,13 @@ function runEach(args: readonly string[], options: RenderOptions, which: Helm[] 
     }
     for (const [key, value] of Object.entries(options.set ?? {})) all.push('--set', `${key}=${String(value)}`);
     if (options.skipSchemaValidation) all.push('--skip-schema-validation');
-    // A private HOME: no user repositories, plugins or registry logins change what helm does.
+    // A private HOME: no user repositories, plugins or registry logins change what helm does. One Go
+    // thread and no garbage collection: a render lives ~50 ms, and on two shared cores this saves a third.
     const home = mkdtempSync(join(tmpdir(), 'etcd-probe-helm-home-'));
+    const env = { PATH: process.env.PATH ?? '', HOME: home, GOMAXPROCS: '1', GOGC: 'off' };
     try {
       return which.map((helm) => {
-        const result = spawnSync(helm.path, all, { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home }, timeout: 60_000 });
+        const result = spawnSync(helm.path, all, { encoding: 'utf8', env, timeout: 60_000 });
         return { helm: helm.version, status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr || (result.error?.message ?? '') };
       });
     } finally {
