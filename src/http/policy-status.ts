@@ -1,5 +1,5 @@
 import type { Policy } from '../config/config.ts';
-import type { HealthStatus } from '../probe/verdict.ts';
+import type { HealthStatus } from '../probe/health-status.ts';
 
 /** The HTTP status `/healthz/etcd` answers: 503 when unhealthy, and when degraded under `strict`. */
 export function httpStatusFor(status: HealthStatus, policy: Policy): 200 | 503 {

@@ -2,7 +2,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { shortName } from '../probe/reason.ts';
 import type { CacheOutcome } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
-import { isAnsweringLeader, type HealthStatus } from '../probe/verdict.ts';
+import { isAnsweringLeader } from '../probe/verdict.ts';
+import type { HealthStatus } from '../probe/health-status.ts';
 
 const STATUSES: readonly HealthStatus[] = ['healthy', 'degraded', 'unhealthy'];
 const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];

@@ -1,9 +1,10 @@
 import type { MemberView } from './cluster-view.ts';
+import type { HistoryThresholds } from './history/history-checks.ts';
 import { formatBytes } from './format-bytes.ts';
 import { label, reason, type MemberRef, type Reason } from './reason.ts';
 
 /** The limits a round is judged against. */
-export interface Thresholds {
+export interface Thresholds extends HistoryThresholds {
   /** etcd's backend quota in bytes. */
   readonly quotaBytes: number;
   /** How many raft entries a follower may trail the leader. */

@@ -25,6 +25,8 @@ export interface QuorumFacts {
 export interface LeaderRef extends MemberRef {
   /** It answered Status. False when only the members that follow it (and a read that passed) vouch for it. */
   readonly reachable: boolean;
+  /** The raft term it leads in, as the members that follow it report. */
+  readonly term: number;
 }
 
 /** What the quorum rules read: the round's members, who they follow, what recent rounds proved, and the clock. */
@@ -88,7 +90,7 @@ export function judgeQuorum(input: QuorumInput): QuorumJudgement {
   };
   const { named } = input.leadership;
   const leaderView = named ? input.members.find((m) => m.id === named.id) : undefined;
-  const leader: LeaderRef | null = confirmed && named ? { ...named, reachable: leaderView?.reachable ?? false } : null;
+  const leader: LeaderRef | null = confirmed && named ? { ...named, reachable: leaderView?.reachable ?? false, term: input.leadership.term } : null;
   const result = (reasons: Reason[]): QuorumJudgement => ({ quorum, leader, reasons });
 
   // With nothing reachable there is no evidence either way; NO_MEMBER_REACHABLE says so instead.

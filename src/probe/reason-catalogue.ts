@@ -18,10 +18,14 @@ export type ReasonCode =
   | 'MEMBER_LIST_MISMATCH'
   | 'MEMBERSHIP_UNKNOWN'
   | 'LEADER_DISAGREEMENT'
+  | 'FREQUENT_LEADER_CHANGES'
+  | 'MEMBER_FLAPPING'
+  | 'MEMBER_STALLED'
   | 'DB_QUOTA_HIGH'
   | 'RAFT_APPLY_LAG'
   | 'MEMBER_BEHIND'
   | 'LEARNER_PRESENT'
+  | 'LEADER_STOP_COSTS_ELECTION'
   | 'VERSION_SKEW'
   | 'DB_FRAGMENTED'
   | 'KUBE_API_UNREACHABLE'
@@ -119,6 +123,21 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
     when: 'A read passed, but the members that answered follow different leaders (or some know none).',
     hint: 'Members follow different leaders: an election is under way or a member is partitioned; check peer connectivity if it lasts more than a few seconds.',
   },
+  FREQUENT_LEADER_CHANGES: {
+    severity: 'degraded',
+    when: 'Recent rounds saw `ETCD_PROBE_LEADER_CHANGES` (4) or more leader elections within `ETCD_PROBE_LEADER_CHANGES_WINDOW` (15m), as the etcd monitoring mixin alerts: each leader change seen between rounds, and raft term jumps that show elections the rounds did not see.',
+    hint: "Leaders that keep changing point at slow disks or a flaky network long before anything fails: check etcd_disk_wal_fsync_duration_seconds and etcd_network_peer_round_trip_time_seconds on every member, CPU starvation of the etcd processes, and that --heartbeat-interval and --election-timeout suit the network's round trip.",
+  },
+  MEMBER_FLAPPING: {
+    severity: 'degraded',
+    when: 'A member changed state (healthy, unhealthy, unreachable) `ETCD_PROBE_FLAP_CHANGES` (4) or more times within `ETCD_PROBE_FLAP_WINDOW` (10m). Read failures during an election or a lost quorum are the cluster\'s, not counted against each member.',
+    hint: "A member that keeps going down and coming back is crash-looping (its logs, its static pod's restarts, OOM kills), losing its disk or its network to the leader intermittently: look at it before it stays down, and do not take another member down meanwhile. Its last failure is in GET /history.",
+  },
+  MEMBER_STALLED: {
+    severity: 'degraded',
+    when: "A member answered, but its raft applied index stayed the same over the last `ETCD_PROBE_STALL_ROUNDS` (3) rounds while the leader's advanced (every round adds entries: the alarm list goes through raft).",
+    hint: "The member commits no more entries or cannot apply them: a hung apply loop, a full or failing disk, or a backend blocked by a long defragmentation. Check its disk and logs; if it does not move again, restart it (the others keep quorum).",
+  },
   DB_QUOTA_HIGH: {
     severity: 'degraded',
     when: "A member's database file is at least 80 % of `ETCD_PROBE_QUOTA_BYTES` (the message says when it is at least 95 %).",
@@ -138,6 +157,11 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
     severity: 'info',
     when: 'A learner is in the membership.',
     hint: 'Promote the learner once it has caught up with the leader (etcdctl member promote <id>).',
+  },
+  LEADER_STOP_COSTS_ELECTION: {
+    severity: 'info',
+    when: 'Only in disruption answers (`/disruption`): the member to stop or remove is the leader. It keeps quorum, but costs an election.',
+    hint: 'Move the leadership away first, so that writes do not pause for an election: etcdctl move-leader <hex ID of a healthy follower> --endpoints <the leader\'s URL>; then stop or remove the member.',
   },
   VERSION_SKEW: {
     severity: 'info',

@@ -1,8 +1,8 @@
 import { buildClusterView, type ClusterView } from './cluster-view.ts';
-import type { LeaderMemory } from './leader-memory.ts';
+import type { Transition } from './history/transitions.ts';
 import type { Thresholds } from './member-checks.ts';
 import type { RoundObservations } from './observations.ts';
-import { judge, type Verdict } from './verdict.ts';
+import { judge, type RecentRounds, type Verdict } from './verdict.ts';
 
 /** One finished probe round: what was observed, how it merges, and the verdict. Every route reads one. */
 export interface Snapshot {
@@ -18,6 +18,8 @@ export interface Snapshot {
   readonly observations: RoundObservations;
   readonly view: ClusterView;
   readonly verdict: Verdict;
+  /** What changed since the previous round (filled in once the round is added to history). */
+  readonly changes: readonly Transition[];
 }
 
 /** What one finished round is judged from: its observations, the limits, what earlier rounds proved, and when it ended. */
@@ -26,7 +28,8 @@ export interface RoundInput {
   readonly mode: string;
   readonly observations: RoundObservations;
   readonly thresholds: Thresholds;
-  readonly memory: LeaderMemory;
+  /** What earlier rounds proved and recorded. */
+  readonly recent: RecentRounds;
   /** Epoch ms when the round finished; the verdict's `now`. */
   readonly checkedAt: number;
 }
@@ -42,6 +45,7 @@ export function buildSnapshot(input: RoundInput): Snapshot {
     durationMs: Math.round(input.observations.durationMs * 100) / 100,
     observations: input.observations,
     view,
-    verdict: judge(view, input.thresholds, input.checkedAt, input.memory),
+    verdict: judge(view, input.thresholds, input.checkedAt, input.recent),
+    changes: [],
   };
 }

@@ -1,15 +1,26 @@
 import { judgeAlarms, judgeClusterIds, judgeMembership, judgeReachability, judgeStrayEndpoints, judgeVersions } from './cluster-checks.ts';
 import type { ClusterView } from './cluster-view.ts';
 import { echoesKubeApi, judgeKube, kubeExplains } from './kube-checks.ts';
+import { judgeHistory } from './history/history-checks.ts';
+import { observedRound, type RoundRecord } from './history/round-record.ts';
 import { NO_MEMORY, type LeaderMemory } from './leader-memory.ts';
 import { readLeadership, type Leadership } from './leadership.ts';
 import { judgeMembers, type Thresholds } from './member-checks.ts';
 import { judgeQuorum, type LeaderRef, type QuorumFacts } from './quorum.ts';
+import type { HealthStatus } from './health-status.ts';
 import type { Severity } from './reason-catalogue.ts';
 import { label, reason, type Reason } from './reason.ts';
 
-/** The cluster's health in one word. */
-export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
+
+/** What earlier rounds tell the verdict: when a leader was last confirmed, and the recent rounds' records. */
+export interface RecentRounds {
+  readonly memory: LeaderMemory;
+  /** Earlier rounds, oldest first (at least as far back as the longest history check's window). */
+  readonly history: readonly RoundRecord[];
+}
+
+/** No earlier rounds: the first round, or a one-shot check. */
+export const NO_RECENT_ROUNDS: RecentRounds = { memory: NO_MEMORY, history: [] };
 
 /** The judgement of one round. */
 export interface Verdict {
@@ -43,7 +54,8 @@ function judgeLeaderSplit(leadership: Leadership, leader: LeaderRef | null): Rea
  * passed for rules that weigh age, `memory` carries what earlier rounds proved about leadership).
  * Unhealthy is a result here, never an exception.
  */
-export function judge(view: ClusterView, thresholds: Thresholds, now: number, memory: LeaderMemory = NO_MEMORY): Verdict {
+export function judge(view: ClusterView, thresholds: Thresholds, now: number, recent: RecentRounds = NO_RECENT_ROUNDS): Verdict {
+  const { memory } = recent;
   const own = view.members;
   const unreachable = judgeReachability(view);
   const anyReachable = view.endpoints.some((e) => e.reachable && e.clusterId === view.clusterId);
@@ -56,6 +68,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, me
     now,
     anyReachable,
   });
+  const observed = observedRound(view, quorum.confirmed, leader, now);
   const found = [
     ...unreachable,
     ...judgeClusterIds(view),
@@ -71,6 +84,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, me
       kubeExplains: (m) => kubeExplains(view, m),
     }),
     ...judgeKube(view, thresholds.nodeGraceMs, now),
+    ...judgeHistory(recent.history, observed, thresholds),
   ];
   const reasons = found.sort(order);
   const status: HealthStatus = reasons.some((r) => r.severity === 'unhealthy')

@@ -3,19 +3,23 @@ import { buildClusterView } from '../../src/probe/cluster-view.ts';
 import type { RoundObservations } from '../../src/probe/observations.ts';
 import { REASONS, type ReasonCode } from '../../src/probe/reason-catalogue.ts';
 import { NO_MEMORY, type LeaderMemory } from '../../src/probe/leader-memory.ts';
-import { judge, type HealthStatus, type Verdict } from '../../src/probe/verdict.ts';
+import { judge, type Verdict } from '../../src/probe/verdict.ts';
+import type { HealthStatus } from '../../src/probe/health-status.ts';
+import type { RoundRecord } from '../../src/probe/history/round-record.ts';
+import { rec } from './history/record-builders.ts';
+import { TEST_THRESHOLDS } from './snapshot-builder.ts';
 import { kubeFacts, listed, node, pod, round, three, type FakeMember } from './observation-builders.ts';
 import { probeError } from '../../src/probe/outcome.ts';
 
 const GIB = 2 ** 30;
 const MIB = 2 ** 20;
-const THRESHOLDS = { quotaBytes: 2 * GIB, nodeGraceMs: 120_000, maxRaftGap: 1000, electionGraceMs: 10_000 };
+const THRESHOLDS = TEST_THRESHOLDS;
 
 /** When every table round is judged. */
 const NOW = 1_000_000;
 
-function verdictOf(observations: RoundObservations, thresholds = THRESHOLDS, memory: LeaderMemory = NO_MEMORY): Verdict {
-  return judge(buildClusterView(observations), thresholds, NOW, memory);
+function verdictOf(observations: RoundObservations, thresholds = THRESHOLDS, memory: LeaderMemory = NO_MEMORY, history: readonly RoundRecord[] = []): Verdict {
+  return judge(buildClusterView(observations), thresholds, NOW, { memory, history });
 }
 
 /** What earlier rounds proved: a leader confirmed `agoMs` before NOW. */
@@ -35,6 +39,8 @@ interface Row {
   readonly quorum?: Partial<Verdict['quorum']>;
   /** What earlier rounds proved about leadership; nothing by default. */
   readonly memory?: LeaderMemory;
+  /** Earlier rounds' records, for the checks that read history. */
+  readonly history?: readonly RoundRecord[];
   /** The leader the verdict names (checked when given; null: none). */
   readonly leader?: Verdict['leader'];
 }
@@ -130,7 +136,7 @@ const ROWS: Row[] = [
     status: 'degraded',
     reasons: ['MEMBER_UNREACHABLE'],
     quorum: { answering: 2, healthyVoting: 2, confirmed: true, faultTolerance: 0 },
-    leader: { id: 'b', name: 'm-b', reachable: true },
+    leader: { id: 'b', name: 'm-b', reachable: true, term: 3 },
   },
   {
     name: 'an election ends during the round: Status still names the dead leader, the reads were served at the next term',
@@ -146,7 +152,7 @@ const ROWS: Row[] = [
     observations: round(three({ a: { state: 'unhealthy', leaderId: 'a', raftTerm: 2 }, b: { raftTerm: 3 }, c: { raftTerm: 3 } }), { leader: 'b' }),
     status: 'degraded',
     reasons: ['LEADER_DISAGREEMENT', 'MEMBER_UNHEALTHY'],
-    leader: { id: 'b', name: 'm-b', reachable: true },
+    leader: { id: 'b', name: 'm-b', reachable: true, term: 3 },
   },
   // Reads that passed prove quorum, whatever the probe cannot see.
   {
@@ -155,7 +161,7 @@ const ROWS: Row[] = [
     status: 'degraded',
     reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_MARGIN_UNKNOWN'],
     quorum: { voting: 3, required: 2, answering: 1, healthyVoting: 1, confirmed: true, faultTolerance: 0 },
-    leader: { id: 'a', name: 'm-a', reachable: false },
+    leader: { id: 'a', name: 'm-a', reachable: false, term: 2 },
   },
   {
     name: 'a read passed, even long after the last confirmed leader: never QUORUM_LOST',
@@ -344,6 +350,35 @@ const ROWS: Row[] = [
     status: 'degraded',
     reasons: ['MEMBERSHIP_UNKNOWN'],
   },
+  // Findings that read earlier rounds (NOW is 1000 s: records at 700–995 s are within every window).
+  {
+    name: 'the leader changed four times in the last 15 minutes',
+    observations: round(three({ a: { raftTerm: 6 }, b: { raftTerm: 6 }, c: { raftTerm: 6 } })),
+    history: [rec(700, { leader: 'b', term: 2 }), rec(800, { leader: 'c', term: 3 }), rec(900, { leader: 'b', term: 4 }), rec(950, { leader: 'c', term: 5 })],
+    status: 'degraded',
+    reasons: ['FREQUENT_LEADER_CHANGES'],
+  },
+  {
+    name: 'a member went down and came back twice in ten minutes',
+    observations: round(three({ c: { state: 'unreachable' } })),
+    history: [rec(800), rec(850, { states: { c: 'unreachable' } }), rec(900), rec(925, { states: { c: 'unreachable' } }), rec(950)],
+    status: 'degraded',
+    reasons: ['MEMBER_FLAPPING', 'MEMBER_UNREACHABLE'],
+  },
+  {
+    name: "a follower's applied index stays put while the leader's moves",
+    observations: round(three({ a: { raftIndex: 1200, raftAppliedIndex: 1200 }, b: { raftIndex: 1200, raftAppliedIndex: 1200 }, c: { raftIndex: 1200, raftAppliedIndex: 1000 } })),
+    history: [rec(990, { applied: { a: 1100, b: 1100, c: 1000 } }), rec(995, { applied: { a: 1150, b: 1150, c: 1000 } })],
+    status: 'degraded',
+    reasons: ['MEMBER_STALLED'],
+  },
+  {
+    name: 'elections do not count against every member as flapping',
+    observations: round(three()),
+    history: [rec(800), rec(850, { leader: null, states: { a: 'healthy' } }), rec(900, { leader: 'b', term: 3 }), rec(950, { leader: null })],
+    status: 'healthy',
+    reasons: [],
+  },
   // The Kubernetes modes: nodes and pods beside the members, and the API's own failures.
   {
     name: 'kubernetes: every member has its node and a Ready etcd pod',
@@ -405,13 +440,13 @@ const ROWS: Row[] = [
 ];
 
 describe('judge: the verdict table', () => {
-  it('covers every reason of the catalogue', () => {
-    const seen = new Set(ROWS.flatMap((row) => row.reasons));
+  it('covers every reason of the catalogue (LEADER_STOP_COSTS_ELECTION only in disruption projections: test/probe/disruption.test.ts)', () => {
+    const seen = new Set([...ROWS.flatMap((row) => row.reasons), 'LEADER_STOP_COSTS_ELECTION']);
     expect([...seen].sort()).toEqual(Object.keys(REASONS).sort());
   });
 
   it.each(ROWS)('$name → $status', (row) => {
-    const v = verdictOf(row.observations, THRESHOLDS, row.memory);
+    const v = verdictOf(row.observations, THRESHOLDS, row.memory, row.history);
     expect(v.status).toBe(row.status);
     expect(codes(v)).toEqual([...row.reasons].sort());
     if (row.quorum) expect(v.quorum).toMatchObject(row.quorum);
@@ -504,9 +539,9 @@ describe('judge: the verdict table', () => {
   });
 
   it('names the leader, and the leader of the highest term when members disagree', () => {
-    expect(verdictOf(round(three())).leader).toEqual({ id: 'a', name: 'm-a', reachable: true });
+    expect(verdictOf(round(three())).leader).toEqual({ id: 'a', name: 'm-a', reachable: true, term: 2 });
     const v = verdictOf(round(three({ a: { leaderId: 'b', raftTerm: 5 }, b: { leaderId: 'b', raftTerm: 5 }, c: { leaderId: 'a', raftTerm: 4 } })));
-    expect(v.leader).toEqual({ id: 'b', name: 'm-b', reachable: true });
+    expect(v.leader).toEqual({ id: 'b', name: 'm-b', reachable: true, term: 5 });
     expect(v.reasons[0]?.message).toMatch(/m-a, m-b follow m-b \(term 5\); m-c follows m-a \(term 4\)/);
   });
 
