@@ -69,6 +69,15 @@ app.kubernetes.io/component: etcd-health-probe
 {{- end }}
 {{- end }}
 
+{{/* The Secret holding the listener's bearer token: the user's, or the one the chart generates; empty for none. */}}
+{{- define "etcd-probe.tokenSecret" -}}
+{{- if .Values.listener.authToken.existingSecret }}
+{{- .Values.listener.authToken.existingSecret }}
+{{- else if .Values.listener.authToken.generate }}
+{{- printf "%s-token" (include "etcd-probe.fullname" .) | trunc 253 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
 {{/* "https" when the listener serves TLS. */}}
 {{- define "etcd-probe.scheme" -}}
 {{- if .Values.listener.tls.existingSecret }}https{{ else }}http{{ end }}
@@ -78,7 +87,7 @@ app.kubernetes.io/component: etcd-health-probe
 {{- define "etcd-probe.validate" -}}
 {{- if eq .Values.mode "static" }}
 {{- if not .Values.static.endpoints }}
-{{- fail "static.endpoints: mode static needs at least one etcd client URL" }}
+{{- fail "static.endpoints: mode static (the default) needs at least one etcd client URL, e.g. --set 'static.endpoints={https://10.0.0.1:2379}'; or set mode=kubeconfig or mode=capi (see docs/helm-chart.md)" }}
 {{- end }}
 {{- else if eq .Values.mode "kubeconfig" }}
 {{- if not .Values.kubeconfig.inCluster }}
@@ -89,5 +98,8 @@ app.kubernetes.io/component: etcd-health-probe
 {{- $_ := required "capi.cluster.name: mode capi needs the Cluster's name" .Values.capi.cluster.name }}
 {{- else }}
 {{- fail (printf "mode: %q is not one of static, kubeconfig, capi" .Values.mode) }}
+{{- end }}
+{{- if and .Values.kube.portForwardNodes (not (and (include "etcd-probe.workloadInCluster" .) (eq (include "etcd-probe.connect" .) "port-forward"))) }}
+{{- fail "kube.portForwardNodes: it limits the pods/portforward grant of kubeconfig mode in-cluster with kube.connect=port-forward, and the chart makes no such grant here (other modes port-forward, if at all, as the workload kubeconfig's user: limit that user's grant instead)" }}
 {{- end }}
 {{- end }}

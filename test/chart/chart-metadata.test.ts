@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
-import { ciValues, render, renderer } from '../helpers/chart-render.ts';
+import { ciValues, render } from '../helpers/chart-render.ts';
 import { chartValues } from '../helpers/chart-values.ts';
 
 // The chart and the service must agree: on the version, and on the names and formats of settings.
@@ -60,17 +60,34 @@ function standInKubeconfig(): string {
   return file;
 }
 
-function envOf(file: string, set: Record<string, string | number | boolean> = {}): Record<string, string> {
-  const d = render({ valuesFiles: [ciValues(file)], set }).find((o) => o.kind === 'Deployment') as unknown as {
+/** The container's environment, and the token of the Secret the chart generated (null when it made none). */
+function renderedPod(file: string, set: Record<string, string | number | boolean> = {}): { env: Record<string, string>; token: string | null } {
+  const objects = render({ valuesFiles: [ciValues(file)], set });
+  const d = objects.find((o) => o.kind === 'Deployment') as unknown as {
     spec: { template: { spec: { containers: { env: { name: string; value: string }[] }[] } } };
   };
-  return Object.fromEntries((d.spec.template.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
+  const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name.endsWith('-token')) as unknown as { data: { token: string } } | undefined;
+  return {
+    env: Object.fromEntries((d.spec.template.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value])),
+    token: secret ? Buffer.from(secret.data.token, 'base64').toString() : null,
+  };
 }
 
-// The first render may build tools/chart-render (seconds, more on a loaded machine): not inside a test.
-beforeAll(() => {
-  renderer();
-}, 300_000);
+function envOf(file: string, set: Record<string, string | number | boolean> = {}): Record<string, string> {
+  return renderedPod(file, set).env;
+}
+
+/** The environment with the token file, which exists only in the pod, pointed at a stand-in holding the generated token. */
+function withTokenFile(pod: { env: Record<string, string>; token: string | null }): Record<string, string> {
+  const env = { ...pod.env };
+  if (env.ETCD_PROBE_AUTH_TOKEN_FILE) {
+    if (pod.token === null) throw new Error('the chart sets ETCD_PROBE_AUTH_TOKEN_FILE but generated no token');
+    const dir = standInServiceAccount();
+    writeFileSync(join(dir, 'auth-token'), pod.token);
+    env.ETCD_PROBE_AUTH_TOKEN_FILE = join(dir, 'auth-token');
+  }
+  return env;
+}
 
 describe('Chart.yaml', () => {
   it('is a Helm 3 chart named etcd-probe', () => {
@@ -95,7 +112,7 @@ describe('settings the chart passes to the service', () => {
   );
 
   it('renders static-mode settings that the real config resolver accepts, with the meaning intended', () => {
-    const env = envOf('static-values.yaml', {
+    const pod = renderedPod('static-values.yaml', {
       'etcdTLS.existingSecret': '', // the mounted files do not exist here; their wiring is tested in chart-render
       'config.cacheTTL': '10s',
       'config.timeout': '1500ms',
@@ -104,7 +121,8 @@ describe('settings the chart passes to the service', () => {
       'config.logLevel': 'warn',
       'config.policy': 'strict',
     });
-    const result = resolveConfig({ env, argv: [], now: new Date() });
+    // The generated token is wired in, and the service's own token-file reader takes it.
+    const result = resolveConfig({ env: withTokenFile(pod), argv: [], now: new Date() });
     if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
     expect(result.config).toMatchObject({
       endpoints: ['https://10.0.0.11:2379', 'https://10.0.0.12:2379', 'https://10.0.0.13:2379'],
@@ -116,6 +134,8 @@ describe('settings the chart passes to the service', () => {
       policy: 'strict',
       quotaBytes: 8 * 1024 ** 3,
     });
+    expect(pod.token).toMatch(/^[A-Za-z0-9]{48}$/);
+    expect(result.auth?.token).toBe(pod.token);
   });
 
   it.each(['static-values.yaml', 'kubeconfig-values.yaml', 'kubeconfig-file-values.yaml', 'capi-values.yaml', 'monitoring-values.yaml'])(
@@ -123,7 +143,7 @@ describe('settings the chart passes to the service', () => {
     (file) => {
       // Settings that name files in Secret mounts are left out, or (the kubeconfig, which the service
       // reads while resolving) pointed at a stand-in: those files exist only in the pod.
-      const env = envOf(file, { 'etcdTLS.existingSecret': '', 'listener.authToken.existingSecret': '', 'listener.tls.existingSecret': '' });
+      const env = withTokenFile(renderedPod(file, { 'etcdTLS.existingSecret': '', 'listener.authToken.existingSecret': '', 'listener.tls.existingSecret': '' }));
       if (env.ETCD_PROBE_KUBECONFIG?.startsWith('/etc/etcd-probe/')) env.ETCD_PROBE_KUBECONFIG = standInKubeconfig();
       // What Kubernetes gives every pod, for the in-cluster modes: the API service's address and a service account.
       const pod = { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' };
@@ -134,7 +154,8 @@ describe('settings the chart passes to the service', () => {
 
   it('leaves unset settings to the service defaults (no empty variables)', () => {
     for (const [name, value] of Object.entries(envOf('capi-values.yaml'))) expect(value, name).not.toBe('');
-    expect(Object.keys(envOf('capi-values.yaml'))).toEqual(['ETCD_PROBE_CAPI_CLUSTER']);
+    expect(Object.keys(envOf('capi-values.yaml'))).toEqual(['ETCD_PROBE_CAPI_CLUSTER', 'ETCD_PROBE_AUTH_TOKEN_FILE']);
+    expect(Object.keys(envOf('capi-values.yaml', { 'listener.authToken.generate': false }))).toEqual(['ETCD_PROBE_CAPI_CLUSTER']);
   });
 });
 
@@ -149,10 +170,11 @@ describe('docs/helm-chart.md', () => {
     expect(installs.some((i) => i.includes('mode=capi'))).toBe(true);
   });
 
-  it('lists the RBAC of every mode and says how the chart is tested without helm', () => {
+  it('lists the RBAC of every mode and says how the chart is tested with real helm', () => {
     for (const mode of ['`static`', '`kubeconfig`, `inCluster: true`', '`kubeconfig`, `inCluster: false`', '`capi`']) {
       expect(section).toContain(`| ${mode} |`);
     }
-    expect(section).toContain('## How the chart is tested without helm');
+    expect(section).toContain('## How the chart is tested');
+    expect(section).toContain('helm 3.17.3 and helm 4.1.4');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ciValues, render, type K8sObject, type RenderOptions } from '../helpers/chart-render.ts';
+import { ciValues, render, renderFailures, type K8sObject, type RenderOptions } from '../helpers/chart-render.ts';
 
 // Least privilege, checked on the rendered objects: each mode gets exactly the grants it needs
 // (docs: config-names of issue 3), nothing by wildcard, Secrets only by name.
@@ -53,6 +53,17 @@ const cases: { what: string; options: RenderOptions; expected: string[]; token: 
       'ClusterRole cluster core/nodes get,list',
       'Role kube-system core/pods get,list',
       'Role kube-system core/pods/portforward get,create',
+      'Role kube-system core/secrets get [etcd-probe-client]',
+    ],
+    token: true,
+  },
+  {
+    what: 'kubeconfig in-cluster, port-forward limited to the etcd mirror pods of the listed nodes',
+    options: { valuesFiles: [KUBECONFIG], values: { kube: { portForwardNodes: ['cp-a', 'cp-b.example.internal'] } } },
+    expected: [
+      'ClusterRole cluster core/nodes get,list',
+      'Role kube-system core/pods get,list',
+      'Role kube-system core/pods/portforward get,create [etcd-cp-a,etcd-cp-b.example.internal]',
       'Role kube-system core/secrets get [etcd-probe-client]',
     ],
     token: true,
@@ -137,6 +148,15 @@ describe('RBAC per mode', () => {
         expect(subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: 'probes' }]);
       }
     });
+  });
+
+  it.each([
+    ['capi', { valuesFiles: [ciValues('capi-values.yaml')] }],
+    ['kubeconfig with connect=direct', { valuesFiles: [KUBECONFIG], set: { 'kube.connect': 'direct' } }],
+  ] as [string, RenderOptions][])('refuses kube.portForwardNodes in %s, where the chart grants no port-forward it could limit', (_mode, options) => {
+    for (const { helm, message } of renderFailures({ ...options, values: { kube: { portForwardNodes: ['cp-a'] } } })) {
+      expect(message, helm).toContain('kube.portForwardNodes: it limits the pods/portforward grant of kubeconfig mode in-cluster');
+    }
   });
 
   it.each([

@@ -1,20 +1,20 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
+import { KUBE_TOOL_RELEASES, kubeTools } from '../fixtures/kube-tools.ts';
+
+// The chart rendered by real helm: every render runs helm 3 and helm 4 (test/fixtures/kube-tools.ts
+// fetches them) and fails unless both print the same manifests, so each assertion made on the result
+// holds for both.
 
 /** The chart's directory. */
 export const CHART_DIR = fileURLToPath(new URL('../../chart/', import.meta.url));
 
-const RENDERER_DIR = fileURLToPath(new URL('../../tools/chart-render/', import.meta.url));
-
 /** What to render: helm template's release name, namespace, values files and --set pairs. */
 export interface RenderOptions {
-  /** Another chart than chart/ (the renderer's own fixture). */
-  readonly chartDir?: string;
   readonly name?: string;
   readonly namespace?: string;
   readonly valuesFiles?: readonly string[];
@@ -33,94 +33,27 @@ export interface K8sObject {
   readonly [field: string]: unknown;
 }
 
-/** The tool that renders: a real helm when one is on PATH, else the Go approximation built here. */
-export interface Renderer {
-  readonly kind: 'helm' | 'chart-render';
+/** A helm binary and its version. */
+export interface Helm {
+  readonly version: string;
   readonly path: string;
 }
 
-function onPath(command: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, command);
-    if (dir !== '' && existsSync(candidate)) return candidate;
-  }
-  return null;
+/** What one helm run printed. */
+export interface HelmRun {
+  readonly helm: string;
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
-let cached: Renderer | null = null;
-
-/**
- * Finds helm, or builds tools/chart-render with Debian's Go toolchain and sprig (GOPATH mode, offline).
- * Throws, so that the tests fail, when neither is available: a chart that was never rendered is not tested.
- */
-export function renderer(): Renderer {
-  if (cached) return cached;
-  const helm = onPath('helm');
-  if (helm) return (cached = { kind: 'helm', path: helm });
-  const go = onPath('go');
-  if (!go) {
-    throw new Error(
-      'neither helm nor go is on PATH: install golang-go, golang-github-masterminds-sprig-dev, ' +
-        'golang-k8s-sigs-yaml-dev and golang-github-xeipuuv-gojsonschema-dev from Debian, as .ci/run does, ' +
-        'to build tools/chart-render',
-    );
-  }
-  const source = readFileSync(join(RENDERER_DIR, 'main.go'));
-  const goVersion = execFileSync(go, ['version'], { encoding: 'utf8' });
-  const digest = createHash('sha256').update(source).update(goVersion).digest('hex').slice(0, 16);
-  const cacheDir = join(tmpdir(), 'etcd-probe-chart-render');
-  const binary = join(cacheDir, `chart-render-${digest}`);
-  if (!existsSync(binary)) buildOnce(go, binary);
-  return (cached = { kind: 'chart-render', path: binary });
+/** helm 3 and helm 4, fetched on first use. */
+export function helms(): Helm[] {
+  return KUBE_TOOL_RELEASES.map((r) => ({ version: r.helmVersion, path: kubeTools(r.id).helm }));
 }
 
-/**
- * Builds the renderer unless another vitest worker is doing it: the first to create the lock directory
- * builds, the others wait for the binary (or for the lock to go, when that build failed, and then try).
- */
-function buildOnce(go: string, binary: string): void {
-  const cacheDir = dirname(binary);
-  mkdirSync(cacheDir, { recursive: true });
-  const lock = `${binary}.lock`;
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    if (existsSync(binary)) return;
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // A lock older than any build is left by a killed run: take it over.
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 180_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`waited 300 s for another worker to build ${binary} (stale ${lock}?)`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    const partial = `${binary}.${process.pid}.tmp`;
-    const build = spawnSync(go, ['build', '-o', partial, '.'], {
-      cwd: RENDERER_DIR,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        GO111MODULE: 'off',
-        GOPATH: '/usr/share/gocode',
-        GOCACHE: join(cacheDir, 'gocache'),
-        GOFLAGS: '',
-        CGO_ENABLED: '0',
-      },
-    });
-    if (build.status !== 0) {
-      throw new Error(`building tools/chart-render failed (are the Debian packages .ci/run installs there?):\n${build.stderr}`);
-    }
-    renameSync(partial, binary);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-/** Runs the renderer with the options' namespace, values files and --set pairs after `args`. */
-function run(path: string, args: string[], options: RenderOptions): string {
+/** Runs `args` plus the options' namespace, values files and --set pairs with each helm. */
+function runEach(args: readonly string[], options: RenderOptions, which: Helm[] = helms()): HelmRun[] {
   const all = [...args, '--namespace', options.namespace ?? 'probes'];
   for (const file of options.valuesFiles ?? []) all.push('-f', file);
   const inlineDir = options.values ? mkdtempSync(join(tmpdir(), 'etcd-probe-chart-values-')) : null;
@@ -132,20 +65,48 @@ function run(path: string, args: string[], options: RenderOptions): string {
     }
     for (const [key, value] of Object.entries(options.set ?? {})) all.push('--set', `${key}=${String(value)}`);
     if (options.skipSchemaValidation) all.push('--skip-schema-validation');
-    const result = spawnSync(path, all, { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`render failed: ${result.stderr.trim()}`);
-    return result.stdout;
+    // A private HOME: no user repositories, plugins or registry logins change what helm does. One Go
+    // thread and no garbage collection: a render lives ~50 ms, and on two shared cores this saves a third.
+    const home = mkdtempSync(join(tmpdir(), 'etcd-probe-helm-home-'));
+    const env = { PATH: process.env.PATH ?? '', HOME: home, GOMAXPROCS: '1', GOGC: 'off' };
+    try {
+      return which.map((helm) => {
+        const result = spawnSync(helm.path, all, { encoding: 'utf8', env, timeout: 60_000 });
+        return { helm: helm.version, status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr || (result.error?.message ?? '') };
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   } finally {
     if (inlineDir) rmSync(inlineDir, { recursive: true, force: true });
   }
 }
 
-/** The manifests, as text, that helm template would print. */
+function firstDifference(a: string, b: string): string {
+  const left = a.split('\n');
+  const right = b.split('\n');
+  const at = left.findIndex((line, i) => line !== right[i]);
+  const line = at < 0 ? left.length : at;
+  return `line ${line + 1}: ${JSON.stringify(left[line] ?? '<end>')} vs ${JSON.stringify(right[line] ?? '<end>')}`;
+}
+
+// The generated token is random in every render without a cluster (its Secret's lookup finds nothing):
+// the one difference allowed between helm 3's and helm 4's output.
+const GENERATED_TOKEN = /(# Source: etcd-probe\/templates\/token-secret\.yaml\n[\s\S]*?\ndata:\n {2}[^:\n]+: )"[A-Za-z0-9+/=]*"/;
+
+/** The manifests `helm template` prints (helm 3's); throws when a helm fails or when helm 3 and helm 4 disagree. */
 export function renderText(options: RenderOptions = {}): string {
-  const r = renderer();
-  const name = options.name ?? 'probe';
-  if (r.kind === 'helm') return run(r.path, ['template', name, options.chartDir ?? CHART_DIR], options);
-  return run(r.path, [options.chartDir ?? CHART_DIR, '--name', name], options);
+  const runs = runEach(['template', options.name ?? 'probe', CHART_DIR], options);
+  const failed = runs.filter((r) => r.status !== 0);
+  if (failed.length > 0) throw new Error(`render failed: ${failed.map((r) => `helm ${r.helm}: ${r.stderr.trim()}`).join('\n')}`);
+  const [first, ...rest] = runs as [HelmRun, ...HelmRun[]];
+  const comparable = (text: string) => text.replace(GENERATED_TOKEN, '$1"<generated>"');
+  for (const other of rest) {
+    if (comparable(other.stdout) !== comparable(first.stdout)) {
+      throw new Error(`helm ${first.helm} and helm ${other.helm} render differently, ${firstDifference(comparable(first.stdout), comparable(other.stdout))}`);
+    }
+  }
+  return first.stdout;
 }
 
 /** The rendered objects, each YAML document parsed; a document that does not parse fails the render. */
@@ -159,17 +120,30 @@ export function render(options: RenderOptions = {}): K8sObject[] {
   return objects;
 }
 
-/** The rendered NOTES.txt (helm: the NOTES of a client-only dry-run install). */
+/** What each helm says when `helm template` refuses the values; throws when one of them renders. */
+export function renderFailures(options: RenderOptions = {}): { helm: string; message: string }[] {
+  const runs = runEach(['template', options.name ?? 'probe', CHART_DIR], options);
+  const rendered = runs.filter((r) => r.status === 0);
+  if (rendered.length > 0) throw new Error(`expected a refusal, but helm ${rendered.map((r) => r.helm).join(' and ')} rendered`);
+  return runs.map((r) => ({ helm: r.helm, message: r.stderr.trim() }));
+}
+
+/**
+ * The rendered NOTES.txt, from helm 4's client-only dry-run install. helm 3 cannot print NOTES without a
+ * cluster (its `install --dry-run=client` still calls the API server; `template` leaves NOTES out).
+ */
 export function renderNotes(options: RenderOptions = {}): string {
-  const r = renderer();
-  const name = options.name ?? 'probe';
-  if (r.kind === 'helm') {
-    const out = run(r.path, ['install', name, options.chartDir ?? CHART_DIR, '--dry-run=client'], options);
-    const at = out.indexOf('NOTES:\n');
-    if (at < 0) throw new Error('helm install --dry-run printed no NOTES');
-    return out.slice(at + 'NOTES:\n'.length);
-  }
-  return run(r.path, [options.chartDir ?? CHART_DIR, '--name', name, '--notes'], options);
+  const helm4 = helms().filter((h) => h.version.startsWith('v4.'));
+  const [run] = runEach(['install', options.name ?? 'probe', CHART_DIR, '--dry-run=client'], options, helm4);
+  if (!run || run.status !== 0) throw new Error(`helm install --dry-run=client failed: ${run?.stderr.trim()}`);
+  const at = run.stdout.indexOf('NOTES:\n');
+  if (at < 0) throw new Error('helm install --dry-run printed no NOTES');
+  return run.stdout.slice(at + 'NOTES:\n'.length);
+}
+
+/** `helm lint --strict` of the chart with each helm. */
+export function lint(options: RenderOptions = {}): HelmRun[] {
+  return runEach(['lint', '--strict', CHART_DIR], options);
 }
 
 /** The path of an example values file under chart/ci/. */

@@ -8,6 +8,7 @@ import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Clus
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
 import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import type { K8sObject } from './chart-render.ts';
@@ -23,6 +24,7 @@ interface Validatable {
 type ModelClass = new (data: never) => Validatable;
 
 const MODELS: Record<string, { model: ModelClass; fields: string | null }> = {
+  'v1/Secret': { model: Secret, fields: 'V1Secret' },
   'v1/Service': { model: Service, fields: 'V1Service' },
   'v1/ServiceAccount': { model: ServiceAccount, fields: 'V1ServiceAccount' },
   'apps/v1/Deployment': { model: Deployment, fields: 'V1Deployment' },
