@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The summary line (what ran, against which etcd, how long) ends every run; scripts/setup/run.sh adds it
+    // back when the command line names its own reporters (those replace these).
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
     // The integration suite starts real etcd clusters; on two cores, running those files one at a time
     // keeps the timing assertions (answer within timeout + 500 ms) meaningful.
     projects: [
