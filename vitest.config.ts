@@ -1,4 +1,9 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/** The unit tests' own temp folder: test/helpers/unit-tmpdir.ts fails the run when they leave anything in it. */
+const UNIT_TMPDIR = join(tmpdir(), `etcd-probe-unit-tests-${process.pid}`);
 
 export default defineConfig({
   test: {
@@ -14,6 +19,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/integration/**'],
+          env: { TMPDIR: UNIT_TMPDIR },
+          globalSetup: ['./test/helpers/unit-tmpdir.ts'],
         },
       },
       {
