@@ -63,7 +63,7 @@ remove_root() {
 }
 
 # The mirror apt uses here (as scripts/image/base-image.ts finds it), for debootstrap.
-mirror=${DEBIAN_MIRROR:-$(sed -n 's|^URIs: *\(\S*/debian\)/\?$|\1|p; s|^deb \(\[[^]]*\] \)\?\(\S*/debian\)/\? .*|\2|p' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null | head -n 1)}
+mirror=${DEBIAN_MIRROR:-$(sed -n 's|^URIs: *\(\S*/debian\)/\?$|\1|p; s|^deb \(\[[^]]*\] \)\?\(\S*/debian\)/\? .*|\2|p' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null | head -n 1 || true)}
 mirror=${mirror:-http://deb.debian.org/debian}
 
 if [ ! -f "$work/bookworm-minbase.tar" ]; then
