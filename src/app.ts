@@ -18,6 +18,8 @@ import { statusPageRoutes } from './http/routes/status-page.ts';
 import { createVerdictLogger } from './log/verdict-logger.ts';
 import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { ProbeMetrics } from './metrics/probe-metrics.ts';
+import type { HistoryLimits } from './probe/history/round-history.ts';
+import type { Thresholds } from './probe/member-checks.ts';
 import { Prober } from './probe/prober.ts';
 import { RoundCache } from './probe/round-cache.ts';
 import type { Snapshot } from './probe/snapshot.ts';
@@ -71,6 +73,30 @@ export interface ProbeCore {
   close(): Promise<void>;
 }
 
+/** The limits the verdict judges a round by, as configured. */
+export function thresholdsOf(config: Config): Thresholds {
+  return {
+    quotaBytes: config.quotaBytes,
+    maxRaftGap: config.maxRaftGap,
+    nodeGraceMs: config.nodeGraceMs,
+    electionGraceMs: config.electionGraceMs,
+    leaderChangesMax: config.leaderChangesMax,
+    leaderChangesWindowMs: config.leaderChangesWindowMs,
+    flapChangesMax: config.flapChangesMax,
+    flapWindowMs: config.flapWindowMs,
+    stallRounds: config.stallRounds,
+  };
+}
+
+/** How much round history the prober keeps, as configured: at least as far back as the verdict's checks look. */
+export function historyLimitsOf(config: Config): HistoryLimits {
+  return {
+    windowMs: config.historyWindowMs,
+    maxBytes: config.historyMaxBytes,
+    checksMs: Math.max(config.leaderChangesWindowMs, config.flapWindowMs),
+  };
+}
+
 /**
  * Builds the prober the way every command does (the server and `etcd-probe check`), so that how the
  * member source is chosen from config lives in one place.
@@ -79,8 +105,7 @@ export async function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' 
   const { config } = options;
   const now = options.now ?? Date.now;
   const source = options.source ?? (await createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null }));
-  const thresholds = { quotaBytes: config.quotaBytes, maxRaftGap: config.maxRaftGap, nodeGraceMs: config.nodeGraceMs };
-  const prober = new Prober({ source, thresholds, now });
+  const prober = new Prober({ source, thresholds: thresholdsOf(config), history: historyLimitsOf(config), now });
   return {
     prober,
     source,

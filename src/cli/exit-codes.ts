@@ -1,4 +1,4 @@
-import type { HealthStatus } from '../probe/verdict.ts';
+import type { HealthStatus } from '../probe/health-status.ts';
 
 /** The verdict was healthy (`check`), or the server shut down cleanly (`serve`). */
 export const EXIT_OK = 0;

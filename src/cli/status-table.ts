@@ -1,5 +1,6 @@
 import { formatBytes } from '../probe/format-bytes.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
+import { isAnsweringLeader } from '../probe/verdict.ts';
 
 /** The columns, as `etcdctl endpoint status -w table` names them (plus IN USE, from etcd 3.4's Status). */
 export const STATUS_COLUMNS = [
@@ -29,7 +30,7 @@ export function statusRows(snapshot: Snapshot): string[][] {
       s?.version ?? '',
       s ? formatBytes(s.dbSizeBytes) : '',
       s ? formatBytes(s.dbSizeInUseBytes) : '',
-      s ? String(verdict.leader?.id === m.id) : '',
+      s ? String(isAnsweringLeader(verdict, m.id)) : '',
       String(m.isLearner),
       s ? String(s.raftTerm) : '',
       s ? String(s.raftIndex) : '',

@@ -1,15 +1,16 @@
-import { label } from '../probe/reason.ts';
+import { quorumSentence } from '../probe/quorum-sentence.ts';
+import { leaderSentence } from '../probe/leader-sentence.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 
 /** The verdict in words for a person at a terminal: status, quorum, leader, then each reason with its hint. */
 export function renderVerdictSummary(snapshot: Snapshot): string {
   const { verdict, view } = snapshot;
-  const q = verdict.quorum;
   // The table names members by ID only (as etcdctl does), so the leader is given by both.
-  const leader = verdict.leader ? `${label(verdict.leader)} (${verdict.leader.id})` : 'none';
+  const words = leaderSentence(verdict);
+  const leader = verdict.leader ? `${words.text} (${verdict.leader.id})` : words.text;
   const lines = [
     `status: ${verdict.status}`,
-    `quorum: ${q.healthyVoting} of ${q.voting} voting members healthy, ${q.required} required, can lose ${q.faultTolerance} more`,
+    `quorum: ${quorumSentence(verdict)}`,
     `leader: ${leader}`,
   ];
   if (view.clusterId !== null) lines.push(`cluster: ${view.clusterId}`);

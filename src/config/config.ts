@@ -67,6 +67,20 @@ export interface Config {
   readonly quotaBytes: number;
   /** How many raft entries a follower may trail the leader before MEMBER_BEHIND. */
   readonly maxRaftGap: number;
+  /** How long a majority may answer without a proven leader before NO_LEADER becomes QUORUM_LOST. */
+  readonly electionGraceMs: number;
+  /** How far back /history reaches. */
+  readonly historyWindowMs: number;
+  /** Cap on the history's estimated memory. */
+  readonly historyMaxBytes: number;
+  /** Leader elections within leaderChangesWindowMs that make FREQUENT_LEADER_CHANGES. */
+  readonly leaderChangesMax: number;
+  readonly leaderChangesWindowMs: number;
+  /** A member's state changes within flapWindowMs that make MEMBER_FLAPPING. */
+  readonly flapChangesMax: number;
+  readonly flapWindowMs: number;
+  /** Rounds over which a member's applied index may stay put while the leader's moves. */
+  readonly stallRounds: number;
   readonly logLevel: LogLevel;
   /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static. */
   readonly mode: Mode;

@@ -15,8 +15,34 @@ interface Rule {
 // Ordered: the first rule whose pattern is found in the error's text decides.
 const RULES: readonly Rule[] = [
   { test: /rpc not supported for learner/, code: 'LEARNER_READ_REJECTED', say: () => 'a learner does not serve linearizable reads' },
-  { test: /etcdserver: no leader/, code: 'NO_LEADER', say: () => 'the member knows no leader' },
+  { test: /etcdserver: no leader/, code: 'NO_LEADER', say: () => 'the member knows no leader (an election is under way, or it is cut off from its peers)' },
+  {
+    test: /etcdserver: leader changed/,
+    code: 'LEADER_CHANGED',
+    say: () => 'the leader changed while the request was in flight: an election just happened (a passing state, asked again next round)',
+  },
+  {
+    test: /etcdserver: too many requests/,
+    code: 'TOO_MANY_REQUESTS',
+    say: () => 'the member rejects requests: its applied index trails its committed index by more than 5000 entries (a slow disk or CPU, or too many writes)',
+  },
+  {
+    test: /etcdserver: request timed out, possibly due to previous leader failure/,
+    code: 'TIMEOUT',
+    say: () => 'etcd timed the request out after the leader failed (an election is under way)',
+  },
+  {
+    test: /etcdserver: request timed out, possibly due to connection lost/,
+    code: 'TIMEOUT',
+    say: () => 'etcd timed the request out: the member lost its connection to the leader',
+  },
+  {
+    test: /etcdserver: request timed out, waiting for the applied index/,
+    code: 'TIMEOUT',
+    say: () => 'etcd timed the read out waiting for the member to apply the log up to the read index (a slow disk or an overloaded member)',
+  },
   { test: /etcdserver: request timed out/, code: 'TIMEOUT', say: () => 'etcd timed the request out (no quorum, or a slow disk)' },
+  { test: /etcdserver: server stopped/, code: 'UNAVAILABLE', say: () => 'the member is stopping (etcdserver: server stopped)' },
   { test: /ECONNREFUSED/, code: 'CONNECTION_REFUSED', say: (e) => `connection refused by ${e}: is etcd running and listening there?` },
   { test: /ENOTFOUND|EAI_AGAIN|Name resolution failed/, code: 'DNS_FAILURE', say: (e) => `cannot resolve the host of ${e}` },
   {
@@ -64,9 +90,19 @@ function detailOf(message: string): string {
   return (openssl?.[1] ?? text).trim().replace(/\s+/g, ' ');
 }
 
+/** Which call failed: a linearizable read that times out means something else than a Status that does. */
+export type CallKind = 'status' | 'read' | 'member-list' | 'alarm-list';
+
 /** Turns an etcd3 / gRPC error into a ProbeError whose message says what failed and what to check. */
-export function describeError(error: unknown, endpoint: string, timeoutMs: number): ProbeError {
+export function describeError(error: unknown, endpoint: string, timeoutMs: number, call: CallKind = 'status'): ProbeError {
   if (error instanceof GRPCDeadlineExceededError) {
+    // A read waits for the leader to confirm it with a quorum: its timeout speaks of consensus, not of the member.
+    if (call === 'read') {
+      return probeError(
+        'TIMEOUT',
+        `the linearizable read got no answer within ${timeoutMs}ms: no leader confirmed it (an election, a hung or unreachable leader, or the member is cut off from its peers)`,
+      );
+    }
     return probeError('TIMEOUT', `no answer from ${endpoint} within ${timeoutMs}ms`);
   }
   if (error instanceof EtcdPermissionDeniedError) {

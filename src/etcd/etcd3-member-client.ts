@@ -1,9 +1,10 @@
 import { AlarmAction, AlarmType, Etcd3, type IOptions } from 'etcd3';
 import { noop } from 'cockatiel';
 import type { MemberClient } from '../probe/member-client.ts';
+import type { HealthRead } from '../probe/observations.ts';
 import type { Outcome } from '../probe/outcome.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
-import { describeError } from './describe-error.ts';
+import { describeError, type CallKind } from './describe-error.ts';
 import { toAlarmEntries, toMemberListing, toMemberStatus } from './convert.ts';
 
 /** How to reach one member: its URL, the TLS material, the per-call deadline and gRPC channel extras. */
@@ -60,40 +61,41 @@ export class Etcd3MemberClient implements MemberClient {
     this.#client = new Etcd3(etcdOptions);
   }
 
-  async #run<T>(call: () => Promise<T>): Promise<Outcome<T>> {
+  async #run<T>(kind: CallKind, call: () => Promise<T>): Promise<Outcome<T>> {
     const started = performance.now();
     try {
       const value = await call();
       return { ok: true, value, ms: performance.now() - started };
     } catch (error) {
-      return { ok: false, error: describeError(error, this.#endpoint, this.#timeoutMs), ms: performance.now() - started };
+      return { ok: false, error: describeError(error, this.#endpoint, this.#timeoutMs, kind), ms: performance.now() - started };
     }
   }
 
   status() {
-    return this.#run(async () => toMemberStatus(await this.#client.maintenance.status()));
+    return this.#run('status', async () => toMemberStatus(await this.#client.maintenance.status()));
   }
 
-  async healthRead() {
-    const outcome = await this.#run(async () => {
+  async healthRead(): Promise<Outcome<HealthRead>> {
+    const outcome = await this.#run('read', async () => {
       // Linearizable (serializable: false): it goes through ReadIndex, so it proves a leader with a quorum.
-      await this.#client.kv.range({ key: HEALTH_KEY, serializable: false, keys_only: true, limit: 1 });
-      return { permissionDenied: false };
+      const response = await this.#client.kv.range({ key: HEALTH_KEY, serializable: false, keys_only: true, limit: 1 });
+      // The term tells whether the same member's Status (asked in parallel) may predate an election.
+      return { permissionDenied: false, raftTerm: Number(response.header.raft_term) };
     });
     // A denied read has passed consensus before RBAC refused it: the member is healthy (as etcdctl judges).
     if (!outcome.ok && outcome.error.code === 'PERMISSION_DENIED') {
-      return { ok: true as const, value: { permissionDenied: true }, ms: outcome.ms };
+      return { ok: true as const, value: { permissionDenied: true, raftTerm: null }, ms: outcome.ms };
     }
     return outcome;
   }
 
   memberList() {
-    return this.#run(async () => toMemberListing(await this.#client.cluster.memberList({})));
+    return this.#run('member-list', async () => toMemberListing(await this.#client.cluster.memberList({})));
   }
 
   alarmList() {
     // Action GET only: the probe never activates or disarms an alarm.
-    return this.#run(async () => {
+    return this.#run('alarm-list', async () => {
       const response = await this.#client.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None });
       return toAlarmEntries(response.alarms);
     });

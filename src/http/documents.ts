@@ -3,6 +3,7 @@ import type { EndpointView, MemberView } from '../probe/cluster-view.ts';
 import type { ProbeError } from '../probe/outcome.ts';
 import type { CacheRead } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
+import { isAnsweringLeader } from '../probe/verdict.ts';
 
 /** When a response's data was taken and how it was served; common to every probe-backed document. */
 export interface Freshness {
@@ -64,7 +65,7 @@ export function memberDocument(m: MemberView, snapshot: Snapshot) {
     peerURLs: m.peerURLs,
     clientURLs: m.clientURLs,
     isLearner: m.isLearner,
-    isLeader: snapshot.verdict.leader?.id === m.id,
+    isLeader: isAnsweringLeader(snapshot.verdict, m.id),
     reachable: m.reachable,
     healthy: m.healthy,
     latencyMs: m.latencyMs,

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
+import { shortName } from '../probe/reason.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 
 function summary(snapshot: Snapshot) {
-  return snapshot.verdict.reasons.map((r) => ({ code: r.code, severity: r.severity, member: r.member?.name || r.member?.id, message: r.message }));
+  return snapshot.verdict.reasons.map((r) => ({ code: r.code, severity: r.severity, member: r.member ? shortName(r.member) : undefined, message: r.message }));
 }
 
 /**
@@ -24,7 +25,7 @@ export function createVerdictLogger(log: Logger): (snapshot: Snapshot) => void {
     lastStatus = status;
     lastReasons = reasonKey;
     for (const m of snapshot.view.members) {
-      if (m.error) log.debug({ member: m.name || m.id, endpoint: m.endpoint, error: m.error }, 'member error');
+      if (m.error) log.debug({ member: shortName(m), endpoint: m.endpoint, error: m.error }, 'member error');
     }
   };
 }

@@ -1,16 +1,14 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { MemberView } from '../probe/cluster-view.ts';
+import { shortName } from '../probe/reason.ts';
 import type { CacheOutcome } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
-import type { HealthStatus } from '../probe/verdict.ts';
+import { isAnsweringLeader } from '../probe/verdict.ts';
+import type { HealthStatus } from '../probe/health-status.ts';
 
 const STATUSES: readonly HealthStatus[] = ['healthy', 'degraded', 'unhealthy'];
 const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const RPCS = ['status', 'health', 'member_list', 'alarm_list'] as const;
 
-function memberLabel(m: Pick<MemberView, 'name' | 'id'>): string {
-  return m.name === '' ? m.id : m.name;
-}
 
 /** What the metrics report besides rounds: the settings that alert rules compare round facts with. */
 export interface ProbeMetricsOptions {
@@ -29,7 +27,7 @@ export class ProbeMetrics {
   readonly #reasons = new Gauge({ name: 'etcd_probe_reason_active', help: 'Reasons of the current verdict, counted by code.', labelNames: ['code', 'severity'], registers: [this.registry] });
   readonly #up = this.#memberGauge('etcd_probe_member_up', 'Whether the member answered Status in the latest round.');
   readonly #healthy = this.#memberGauge('etcd_probe_member_healthy', 'Whether the member passed a linearizable read in the latest round.');
-  readonly #isLeader = this.#memberGauge('etcd_probe_member_is_leader', 'Whether the member is the leader.');
+  readonly #isLeader = this.#memberGauge('etcd_probe_member_is_leader', 'Whether the member is the leader and answered this round (a leader only its followers vouch for is 0).');
   readonly #dbSize = this.#memberGauge('etcd_probe_member_db_size_bytes', 'Size of the backend database file.');
   readonly #dbInUse = this.#memberGauge('etcd_probe_member_db_size_in_use_bytes', 'Logically used size of the backend database.');
   readonly #raftIndex = this.#memberGauge('etcd_probe_member_raft_index', 'The member\'s raft committed index.');
@@ -62,10 +60,10 @@ export class ProbeMetrics {
     for (const r of verdict.reasons) this.#reasons.inc({ code: r.code, severity: r.severity });
     for (const g of [this.#up, this.#healthy, this.#isLeader, this.#dbSize, this.#dbInUse, this.#raftIndex]) g.reset();
     for (const m of view.members) {
-      const labels = { member: memberLabel(m), id: m.id };
+      const labels = { member: shortName(m), id: m.id };
       this.#up.set(labels, m.reachable ? 1 : 0);
       this.#healthy.set(labels, m.healthy ? 1 : 0);
-      this.#isLeader.set(labels, verdict.leader?.id === m.id ? 1 : 0);
+      this.#isLeader.set(labels, isAnsweringLeader(verdict, m.id) ? 1 : 0);
       if (m.status) {
         this.#dbSize.set(labels, m.status.dbSizeBytes);
         this.#dbInUse.set(labels, m.status.dbSizeInUseBytes);
@@ -75,14 +73,14 @@ export class ProbeMetrics {
     this.#alarm.reset();
     for (const a of view.alarms) {
       const member = view.members.find((m) => m.id === a.memberId);
-      this.#alarm.set({ member: member ? memberLabel(member) : a.memberId, alarm: a.alarm }, 1);
+      this.#alarm.set({ member: member ? shortName(member) : a.memberId, alarm: a.alarm }, 1);
     }
     this.#roundDuration.observe(snapshot.durationMs / 1000);
     this.#rounds.inc({ status: verdict.status });
     for (const o of snapshot.observations.endpoints) {
       const id = o.status.ok ? o.status.value.memberId : null;
       const member = view.members.find((m) => m.id === id);
-      const name = member ? memberLabel(member) : o.target.endpoint;
+      const name = member ? shortName(member) : o.target.endpoint;
       const outcomes = [o.status, o.health, o.memberList, o.alarmList];
       outcomes.forEach((outcome, i) => {
         if (outcome) this.#rpcDuration.observe({ member: name, rpc: RPCS[i] as string }, outcome.ms / 1000);

@@ -1,14 +1,17 @@
 import type { ClusterView } from './cluster-view.ts';
 import { membershipSignature } from './cluster-view.ts';
+import { echoesKubeApi } from './kube-checks.ts';
 import { label, reason, type MemberRef, type Reason } from './reason.ts';
 
 function refOf(view: ClusterView, id: string): MemberRef {
   return { id, name: view.members.find((m) => m.id === id)?.name ?? '' };
 }
 
-/** NO_MEMBER_REACHABLE, with every endpoint's error, when nothing of this cluster answered. */
+/** NO_MEMBER_REACHABLE, with every endpoint's error, when nothing of this cluster answered (and not only for want of the Kubernetes API). */
 export function judgeReachability(view: ClusterView): Reason[] {
   if (view.endpoints.some((e) => e.reachable && e.clusterId === view.clusterId)) return [];
+  // Every endpoint failed because the Kubernetes API could not be used: KUBE_API_* says so once.
+  if (view.endpoints.length > 0 && view.endpoints.every((e) => echoesKubeApi(view, e.error?.layer))) return [];
   const errors = view.endpoints.map((e) => `${e.endpoint}: ${e.error?.message ?? 'answers for another cluster'}`);
   return [reason('NO_MEMBER_REACHABLE', `no etcd member answered (${errors.join('; ') || 'no endpoint to probe'})`)];
 }
@@ -22,7 +25,7 @@ export function judgeStrayEndpoints(view: ClusterView): Reason[] {
   if (!anyAnswered) return [];
   const memberEndpoints = new Set(view.members.map((m) => m.endpoint));
   return view.endpoints
-    .filter((e) => !e.reachable && e.memberId === null && e.clusterId === null && !memberEndpoints.has(e.endpoint))
+    .filter((e) => !e.reachable && e.memberId === null && e.clusterId === null && !memberEndpoints.has(e.endpoint) && !echoesKubeApi(view, e.error?.layer))
     .map((e) =>
       reason('MEMBER_UNREACHABLE', `endpoint ${e.endpoint} (no known member advertises it): ${e.error?.message ?? 'no answer'}`, {
         endpoint: e.endpoint,

@@ -1,7 +1,9 @@
-import { normalizeEndpoint, preferredClientUrl } from './endpoint-url.ts';
+import { preferredClientUrl } from './endpoint-url.ts';
+import { claimOf, clusterIdOf, impersonated, rankFor, relate, respondentOf, type Relation } from './member-matching.ts';
 import type { AlarmEntry, EndpointObservation, KubeFacts, ListedMember, MemberStatus, NodeFacts, PodFacts, RoundObservations } from './observations.ts';
 import type { ProbeTarget } from './probe-target.ts';
 import { probeError, type ProbeError } from './outcome.ts';
+import { label } from './reason.ts';
 
 /** One member as the round saw it, merged from the member list and the endpoints that answered as it. */
 export interface MemberView {
@@ -21,6 +23,10 @@ export interface MemberView {
   readonly reachable: boolean;
   /** Reachable, and a linearizable read passed (a learner: reachable, as learners serve no such reads). */
   readonly healthy: boolean;
+  /** A linearizable read passed on it: proof that a leader held a quorum during the round. */
+  readonly readPassed: boolean;
+  /** The raft term in which its read was served; null when no read passed (or RBAC denied it). */
+  readonly readTerm: number | null;
   readonly latencyMs: number | null;
   readonly error: ProbeError | null;
   readonly status: MemberStatus | null;
@@ -71,17 +77,7 @@ export interface ClusterView {
   readonly kube: KubeFacts | null;
 }
 
-function clusterIdOf(o: EndpointObservation): string | null {
-  if (o.status.ok) return o.status.value.clusterId;
-  if (o.memberList.ok) return o.memberList.value.clusterId;
-  return null;
-}
 
-function respondentOf(o: EndpointObservation): string | null {
-  if (o.status.ok) return o.status.value.memberId;
-  if (o.memberList.ok) return o.memberList.value.memberId;
-  return null;
-}
 
 function mostCommon<T>(values: readonly T[]): T | null {
   const counts = new Map<T, number>();
@@ -123,20 +119,24 @@ function chooseMembership(
   return { members: shared.members, source: 'member-list' };
 }
 
-function rank(o: EndpointObservation, clientUrls: ReadonlySet<string>): number {
-  const own = clientUrls.has(normalizeEndpoint(o.target.endpoint)) ? 0 : 1;
-  return (o.status.ok ? 0 : 2) + own;
+
+/** The observations that speak of one listed member, by the rules of member-matching.ts. */
+interface MemberEvidence {
+  /** Answered as it, or failed where it should answer. */
+  readonly candidates: readonly EndpointObservation[];
+  /** Stood for it but answered as another member: never trusted. */
+  readonly impostors: readonly EndpointObservation[];
+  /** Stood for it but answered for another cluster. */
+  readonly foreign: readonly EndpointObservation[];
 }
 
-function viewMember(
-  listed: ListedMember,
-  isListed: boolean,
-  candidates: readonly EndpointObservation[],
-  foreign: readonly EndpointObservation[] = [],
-  kube: KubeFacts | null = null,
-): MemberView {
-  const clientUrls = new Set(listed.clientURLs.map(normalizeEndpoint));
-  const sorted = [...candidates].sort((a, b) => rank(a, clientUrls) - rank(b, clientUrls));
+function describeImpostor(o: EndpointObservation, listed: ListedMember): ProbeError {
+  const claim = claimOf(o, listed) === 'node-name' ? `the etcd of node ${listed.name}` : `an advertised client URL of ${label(listed)}`;
+  return probeError('WRONG_MEMBER', `${o.target.endpoint} is ${claim}, but answered as member ${respondentOf(o)}: its answer is not trusted`);
+}
+
+function viewMember(listed: ListedMember, isListed: boolean, evidence: MemberEvidence, kube: KubeFacts | null = null): MemberView {
+  const sorted = [...evidence.candidates].sort(rankFor(listed));
   const primary = sorted[0];
   const answered = sorted.find((o) => o.status.ok);
   const readOk = sorted.find((o) => o.health.ok);
@@ -144,15 +144,17 @@ function viewMember(
   const learnerOk = listed.isLearner && answered !== undefined;
   const healthy = reachable && (readOk !== undefined || learnerOk);
   let error: ProbeError | null = null;
-  const impostor = foreign[0];
-  if (!reachable && impostor) {
-    error = probeError('WRONG_CLUSTER', `${impostor.target.endpoint} answers for cluster ${clusterIdOf(impostor)}`);
+  const impostor = evidence.impostors[0];
+  const foreign = evidence.foreign[0];
+  if (!reachable && impostor) error = describeImpostor(impostor, listed);
+  else if (!reachable && foreign) {
+    error = probeError('WRONG_CLUSTER', `${foreign.target.endpoint} answers for cluster ${clusterIdOf(foreign)}`);
   } else if (primary && !reachable && !primary.status.ok) error = primary.status.error;
   else if (answered && !healthy && !answered.health.ok) error = answered.health.error;
   let latencyMs: number | null = null;
   if (readOk?.health.ok) latencyMs = readOk.health.ms;
   else if (answered) latencyMs = answered.status.ms;
-  const source = answered ?? primary;
+  const source = answered ?? primary ?? impostor;
   return {
     id: listed.id,
     name: listed.name,
@@ -161,9 +163,11 @@ function viewMember(
     clientURLs: listed.clientURLs,
     isLearner: listed.isLearner,
     listed: isListed,
-    probed: candidates.length + foreign.length > 0,
+    probed: evidence.candidates.length + evidence.impostors.length + evidence.foreign.length > 0,
     reachable,
     healthy,
+    readPassed: readOk !== undefined,
+    readTerm: readOk?.health.ok ? readOk.health.value.raftTerm : null,
     latencyMs: latencyMs === null ? null : Math.round(latencyMs * 100) / 100,
     error,
     status: answered?.status.ok ? answered.status.value : null,
@@ -208,24 +212,27 @@ export function buildClusterView(observations: RoundObservations): ClusterView {
   const listedIds = new Set(membership.members.map((m) => m.id));
 
   const foreign = all.filter(isForeign);
-  const members = membership.members.map((listed) => {
-    const urls = new Set(listed.clientURLs.map(normalizeEndpoint));
-    const atUrl = (o: EndpointObservation) => urls.has(normalizeEndpoint(o.target.endpoint));
-    // A target that failed before saying who it is stands for the member its URL or its node names.
-    const standsFor = (o: EndpointObservation) => atUrl(o) || (listed.name !== '' && o.target.node === listed.name);
-    const candidates = own.filter((o) => respondentOf(o) === listed.id || (respondentOf(o) === null && standsFor(o)));
-    return viewMember(listed, true, candidates, foreign.filter(standsFor), observations.kube);
+  const listedMembers = membership.members;
+  const members = listedMembers.map((listed) => {
+    const related = (relation: Relation) => own.filter((o) => relate(o, listed, listedMembers) === relation);
+    const evidence: MemberEvidence = {
+      candidates: [...related('answered-as'), ...related('stands-for')],
+      impostors: related('impostor'),
+      foreign: foreign.filter((o) => claimOf(o, listed) !== null),
+    };
+    return viewMember(listed, true, evidence, observations.kube);
   });
-  // An endpoint answering as a member the membership does not list (or no membership at all).
+  // An endpoint answering as a member the membership does not list (or no membership at all), unless it
+  // stands for a listed member (then it is that member's impostor, reported there).
   const unlisted = new Map<string, EndpointObservation[]>();
   for (const o of own) {
     const id = respondentOf(o);
-    if (id !== null && !listedIds.has(id)) unlisted.set(id, [...(unlisted.get(id) ?? []), o]);
+    if (id !== null && !listedIds.has(id) && impersonated(o, listedMembers) === null) unlisted.set(id, [...(unlisted.get(id) ?? []), o]);
   }
   for (const [id, candidates] of unlisted) {
     const status = candidates.find((o) => o.status.ok)?.status;
     const isLearner = status?.ok ? status.value.isLearner : false;
-    members.push(viewMember({ id, name: '', peerURLs: [], clientURLs: [], isLearner }, false, candidates));
+    members.push(viewMember({ id, name: '', peerURLs: [], clientURLs: [], isLearner }, false, { candidates, impostors: [], foreign: [] }));
   }
 
   return {

@@ -1,4 +1,4 @@
-import type { ClusterView } from './cluster-view.ts';
+import type { ClusterView, MemberView } from './cluster-view.ts';
 import type { ErrorLayer } from './outcome.ts';
 import { label, reason, type Reason } from './reason.ts';
 
@@ -57,27 +57,14 @@ export function judgeKube(view: ClusterView, nodeGraceMs: number, now: number): 
   return [...judgeKubeApi(view), ...judgeNodes(view, nodeGraceMs, now)];
 }
 
-/**
- * Drops what would repeat a finding already made: member failures that only echo an unusable Kubernetes
- * API (reported once as KUBE_API_*), and MEMBER_NOT_PROBED for a member already reported as having no
- * node or no etcd pod.
- */
-export function withoutEchoes(reasons: readonly Reason[], view: ClusterView): Reason[] {
+/** Whether a failure at this layer only echoes a Kubernetes API that this round could not use. */
+export function echoesKubeApi(view: ClusterView, layer: ErrorLayer | undefined): boolean {
+  return view.kube?.apiError != null && layer !== undefined && KUBE_LAYERS.has(layer);
+}
+
+/** Whether the node and pod checks explain why a member could not be dialled (no node, no Ready etcd pod). */
+export function kubeExplains(view: ClusterView, m: MemberView): boolean {
   const kube = view.kube;
-  if (!kube) return [...reasons];
-  const apiDown = kube.apiError !== null;
-  const echoes = (layer: ErrorLayer | undefined) => apiDown && layer !== undefined && KUBE_LAYERS.has(layer);
-  const memberLayer = new Map(view.members.map((m) => [m.id, m.error?.layer]));
-  // A member without a node or an etcd pod cannot be dialled through the API: that finding says why.
-  const explained = new Set(reasons.filter((r) => r.code === 'MEMBER_WITHOUT_NODE' || r.code === 'ETCD_POD_NOT_READY').map((r) => r.member?.id));
-  const allEndpointsEcho = view.endpoints.every((e) => echoes(e.error?.layer));
-  return reasons.filter((r) => {
-    if (r.code === 'NO_MEMBER_REACHABLE') return !(apiDown && allEndpointsEcho);
-    if (r.code === 'MEMBER_UNREACHABLE') {
-      const layer = r.member ? memberLayer.get(r.member.id) : view.endpoints.find((e) => e.endpoint === r.endpoint)?.error?.layer;
-      return !echoes(layer);
-    }
-    if (r.code === 'MEMBER_NOT_PROBED') return !explained.has(r.member?.id);
-    return true;
-  });
+  if (!kube?.fresh || view.membershipSource === 'none' || !m.listed || m.name === '') return false;
+  return !m.node || !m.pod || !m.pod.ready;
 }

@@ -1,15 +1,18 @@
 import type { MemberView } from './cluster-view.ts';
+import type { HistoryThresholds } from './history/history-checks.ts';
 import { formatBytes } from './format-bytes.ts';
 import { label, reason, type MemberRef, type Reason } from './reason.ts';
 
 /** The limits a round is judged against. */
-export interface Thresholds {
+export interface Thresholds extends HistoryThresholds {
   /** etcd's backend quota in bytes. */
   readonly quotaBytes: number;
   /** How many raft entries a follower may trail the leader. */
   readonly maxRaftGap: number;
   /** A control-plane node younger than this may lack its etcd member without NODE_WITHOUT_MEMBER. */
   readonly nodeGraceMs: number;
+  /** How long a majority may answer without a confirmed leader before NO_LEADER becomes QUORUM_LOST. */
+  readonly electionGraceMs: number;
 }
 
 /** dbSize at or above this share of the quota is DB_QUOTA_HIGH. */
@@ -27,18 +30,35 @@ function percent(ratio: number): string {
   return `${Math.round(ratio * 100)}%`;
 }
 
-function reachability(m: MemberView): Reason[] {
+/** What other findings already say, so that a member's own reasons do not repeat them. */
+export interface AlreadySaid {
+  /** A cluster-wide reason (NO_LEADER, QUORUM_LOST) accounts for every failed read. */
+  readonly readFailures: boolean;
+  /** The member's failure only echoes the unusable Kubernetes API (KUBE_API_* says it once). */
+  readonly echoesKubeApi: (m: MemberView) => boolean;
+  /** The node and pod checks already explain why the member could not be dialled. */
+  readonly kubeExplains: (m: MemberView) => boolean;
+}
+
+function reachability(m: MemberView, said: AlreadySaid): Reason[] {
   const about = { member: m, endpoint: m.endpoint };
   if (m.listed && m.name === '' && m.clientURLs.length === 0) {
     return [reason('UNSTARTED_MEMBER', `${label(m)} (peer ${m.peerURLs.join(', ') || 'unknown'}) was added but has not started`, about)];
   }
   if (!m.probed) {
+    if (said.kubeExplains(m)) return [];
     return [reason('MEMBER_NOT_PROBED', `${label(m)} is listed, but no probed endpoint reaches it, so its health is unknown`, about)];
   }
+  if (!m.reachable && m.error?.code === 'WRONG_MEMBER') {
+    return [reason('MEMBER_ID_MISMATCH', `${label(m)}: ${m.error.message}`, about)];
+  }
   if (!m.reachable) {
+    if (said.echoesKubeApi(m)) return [];
     return [reason('MEMBER_UNREACHABLE', `${label(m)} at ${m.endpoint}: ${m.error?.message ?? 'no answer'}`, about)];
   }
-  if (!m.healthy) {
+  // When no read passed anywhere, every member's failed read is the cluster's NO_LEADER or QUORUM_LOST,
+  // said once there; when one passed, a member whose read fails is a finding of its own.
+  if (!m.healthy && !said.readFailures) {
     return [reason('MEMBER_UNHEALTHY', `${label(m)} answers Status but its linearizable read failed: ${m.error?.message ?? 'unknown error'}`, about)];
   }
   return [];
@@ -103,11 +123,11 @@ function raft(m: MemberView, leader: MemberView | undefined, t: Thresholds): Rea
   return reasons;
 }
 
-/** The reasons that concern one member each: reachability, storage, raft progress, learners. */
-export function judgeMembers(members: readonly MemberView[], leader: MemberRef | null, t: Thresholds): Reason[] {
+/** The reasons that concern one member each: reachability, storage, raft progress, learners; none that `said` covers. */
+export function judgeMembers(members: readonly MemberView[], leader: MemberRef | null, t: Thresholds, said: AlreadySaid): Reason[] {
   const leaderView = leader ? members.find((m) => m.id === leader.id) : undefined;
   return members.flatMap((m) => [
-    ...reachability(m),
+    ...reachability(m, said),
     ...storage(m, t),
     ...raft(m, leaderView, t),
     ...(m.isLearner

@@ -32,6 +32,8 @@ export interface MemberStatus {
 /** How a linearizable read went through: read, or denied by RBAC after consensus. */
 export interface HealthRead {
   readonly permissionDenied: boolean;
+  /** The raft term the answering member was in when it served the read (its response header); null when denied. */
+  readonly raftTerm: number | null;
 }
 
 /** A member as Cluster.MemberList lists it; an unstarted member has an empty name and no client URLs. */

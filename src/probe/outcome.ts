@@ -11,27 +11,34 @@ export interface ProbeError {
   readonly layer: ErrorLayer;
 }
 
-/** The kinds of failure the probe tells apart. */
-export type ProbeErrorCode =
-  | 'CONNECTION_REFUSED'
-  | 'DNS_FAILURE'
-  | 'TIMEOUT'
-  | 'TLS_UNTRUSTED_SERVER'
-  | 'TLS_CERT_EXPIRED'
-  | 'TLS_CERT_NOT_YET_VALID'
-  | 'TLS_NAME_MISMATCH'
-  | 'TLS_CLIENT_REJECTED'
-  | 'TLS_HANDSHAKE'
-  | 'UNAVAILABLE'
-  | 'NO_LEADER'
-  | 'LEARNER_READ_REJECTED'
-  | 'PERMISSION_DENIED'
-  | 'UNAUTHENTICATED'
-  | 'ETCD_ERROR'
-  | 'WRONG_CLUSTER'
-  | 'PORT_FORWARD_FAILED'
-  | 'KUBE_API_UNREACHABLE'
-  | 'KUBE_API_REFUSED';
+/** The kinds of failure the probe tells apart (a list, so that openapi.yaml can be held to it). */
+export const PROBE_ERROR_CODES = [
+  'CONNECTION_REFUSED',
+  'DNS_FAILURE',
+  'TIMEOUT',
+  'TLS_UNTRUSTED_SERVER',
+  'TLS_CERT_EXPIRED',
+  'TLS_CERT_NOT_YET_VALID',
+  'TLS_NAME_MISMATCH',
+  'TLS_CLIENT_REJECTED',
+  'TLS_HANDSHAKE',
+  'UNAVAILABLE',
+  'NO_LEADER',
+  'LEADER_CHANGED',
+  'TOO_MANY_REQUESTS',
+  'LEARNER_READ_REJECTED',
+  'PERMISSION_DENIED',
+  'UNAUTHENTICATED',
+  'ETCD_ERROR',
+  'WRONG_CLUSTER',
+  'WRONG_MEMBER',
+  'PORT_FORWARD_FAILED',
+  'KUBE_API_UNREACHABLE',
+  'KUBE_API_REFUSED',
+] as const;
+
+/** One kind of failure. */
+export type ProbeErrorCode = (typeof PROBE_ERROR_CODES)[number];
 
 /** The layer a code belongs to when nothing more specific is known. */
 export function defaultLayer(code: ProbeErrorCode): ErrorLayer {

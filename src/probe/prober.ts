@@ -1,11 +1,13 @@
 import type { MemberSource } from '../discovery/member-source.ts';
 import { ClientPool } from './client-pool.ts';
-import { buildClusterView, type MemberView } from './cluster-view.ts';
+import type { MemberView } from './cluster-view.ts';
 import type { Thresholds } from './member-checks.ts';
 import type { EndpointObservation, ListedMember } from './observations.ts';
 import type { ProbeTarget } from './probe-target.ts';
-import type { Snapshot } from './snapshot.ts';
-import { judge } from './verdict.ts';
+import { buildSnapshot, type Snapshot } from './snapshot.ts';
+import { RoundHistory, type HistoryLimits } from './history/round-history.ts';
+import { recordOf } from './history/round-record.ts';
+import { NO_MEMORY, remember, type LeaderMemory } from './leader-memory.ts';
 
 /** What a prober needs: where members are and how to reach them, the limits to judge by, and a clock. */
 export interface ProberOptions {
@@ -13,6 +15,8 @@ export interface ProberOptions {
   readonly thresholds: Thresholds;
   /** Epoch milliseconds. */
   readonly now: () => number;
+  /** How much round history to keep (the verdict's history checks and GET /history read it). */
+  readonly history: HistoryLimits;
 }
 
 function listedOf(members: readonly MemberView[]): ListedMember[] {
@@ -38,11 +42,14 @@ export class Prober {
   readonly #options: ProberOptions;
   readonly #pool: ClientPool;
   #previous: Snapshot | null = null;
+  #memory: LeaderMemory = NO_MEMORY;
+  readonly #history: RoundHistory;
   #sequence = 0;
 
   constructor(options: ProberOptions) {
     this.#options = options;
     this.#pool = new ClientPool((target) => options.source.connect(target));
+    this.#history = new RoundHistory(options.history);
   }
 
   /** Runs one round and judges it. Never throws for anything etcd or the network does. */
@@ -75,20 +82,26 @@ export class Prober {
       previousMembers: previousMembers.length > 0 ? previousMembers : null,
       kube,
     };
-    const view = buildClusterView(observations);
-    const checkedAt = this.#options.now();
-    const snapshot: Snapshot = {
+    const judged = buildSnapshot({
       sequence: ++this.#sequence,
       mode: source.mode,
-      checkedAt,
-      checkedAtIso: new Date(checkedAt).toISOString(),
-      durationMs: Math.round(observations.durationMs * 100) / 100,
       observations,
-      view,
-      verdict: judge(view, this.#options.thresholds, checkedAt),
-    };
+      thresholds: this.#options.thresholds,
+      recent: { memory: this.#memory, history: this.#history.records(startedAt - this.#history.limits.checksMs) },
+      checkedAt: this.#options.now(),
+    });
+    const { verdict } = judged;
+    this.#memory = remember(this.#memory, { startedAt, confirmed: verdict.quorum.confirmed, leader: verdict.leader });
+    const failures = new Map(judged.view.members.flatMap((m) => (m.error ? [[m.id, m.error.message] as const] : [])));
+    const changes = this.#history.add(recordOf(judged.view, verdict, judged.checkedAt), failures);
+    const snapshot: Snapshot = { ...judged, changes };
     this.#previous = snapshot;
     return snapshot;
+  }
+
+  /** The recent rounds (read-only for everyone but the prober). */
+  get history(): RoundHistory {
+    return this.#history;
   }
 
   /** How many member clients are open (for leak checks). */

@@ -6,20 +6,26 @@ export type ReasonCode =
   | 'NO_MEMBER_REACHABLE'
   | 'QUORUM_LOST'
   | 'NO_LEADER'
+  | 'QUORUM_MARGIN_UNKNOWN'
   | 'ALARM_NOSPACE'
   | 'ALARM_CORRUPT'
   | 'CLUSTER_ID_MISMATCH'
   | 'MEMBER_UNREACHABLE'
   | 'MEMBER_UNHEALTHY'
   | 'MEMBER_NOT_PROBED'
+  | 'MEMBER_ID_MISMATCH'
   | 'UNSTARTED_MEMBER'
   | 'MEMBER_LIST_MISMATCH'
   | 'MEMBERSHIP_UNKNOWN'
   | 'LEADER_DISAGREEMENT'
+  | 'FREQUENT_LEADER_CHANGES'
+  | 'MEMBER_FLAPPING'
+  | 'MEMBER_STALLED'
   | 'DB_QUOTA_HIGH'
   | 'RAFT_APPLY_LAG'
   | 'MEMBER_BEHIND'
   | 'LEARNER_PRESENT'
+  | 'LEADER_STOP_COSTS_ELECTION'
   | 'VERSION_SKEW'
   | 'DB_FRAGMENTED'
   | 'KUBE_API_UNREACHABLE'
@@ -28,9 +34,13 @@ export type ReasonCode =
   | 'NODE_WITHOUT_MEMBER'
   | 'ETCD_POD_NOT_READY';
 
-/** A reason's fixed parts: its weight and what an operator does next. */
+/** A reason's fixed parts: its weight, the evidence that gives it, and what an operator does next. */
 export interface ReasonEntry {
   readonly severity: Severity;
+  /** What a round must observe for this reason, for the reason reference (docs/reasons.md). */
+  readonly when: string;
+  /** Why the severity is what it is, where that is a judgement call worth explaining. */
+  readonly why?: string;
   readonly hint: string;
 }
 
@@ -38,99 +48,155 @@ export interface ReasonEntry {
 export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   NO_MEMBER_REACHABLE: {
     severity: 'unhealthy',
+    when: "No endpoint of this cluster answered Maintenance.Status this round; the message lists each endpoint's error.",
     hint: "Check that etcd runs and that this service reaches it: the network path and firewall, ETCD_PROBE_ENDPOINTS, and the TLS files (each endpoint's error says which).",
   },
   QUORUM_LOST: {
     severity: 'unhealthy',
-    hint: 'Do not scale or roll out the control plane. Bring the failed members back (start etcd, fix its disk or network) until a majority answers; restore from a snapshot only as the last resort.',
+    when: 'No linearizable read passed this round, and either fewer than a majority of the voting members answered Status at all, or a majority answers but no round has confirmed a leader for longer than `ETCD_PROBE_ELECTION_GRACE` (a partition that no election can end). A round in which any read passed never gives it.',
+    hint: 'Do not scale or roll out the control plane. Bring the failed members back (start etcd, fix its disk, its peer network on port 2380) until a majority runs and reaches each other; if the members may be up but unreachable only from etcd-probe, check them from another host first (etcdctl endpoint status --cluster). Restore from a snapshot only as the last resort.',
   },
   NO_LEADER: {
-    severity: 'unhealthy',
-    hint: 'An election is under way or the members cannot reach each other: check peer connectivity (port 2380), disk latency (etcd_disk_wal_fsync_duration_seconds) and clocks; if it lasts, treat it as quorum loss.',
+    severity: 'degraded',
+    when: 'No linearizable read passed this round, but a majority of the voting members answers Status: the leader they name stopped answering, none of them knows a leader, or the leader they follow cannot confirm reads. A leader was last confirmed less than `ETCD_PROBE_ELECTION_GRACE` ago (or this service has watched for less than that); past that it becomes `QUORUM_LOST`.',
+    why: 'A leader election: a majority is up and reachable, so etcd elects a new leader within its election timeout (1 s by default) without anyone acting. Writes and linearizable reads pause for that long, but nothing is lost and taking etcd out of a load balancer would not help (every member is in the same election). So it is degraded: the quorum policy still answers 200, the strict policy (rollout gates) 503. If no leader emerges within the grace, the members cannot reach each other and the reason becomes QUORUM_LOST (unhealthy).',
+    hint: 'An election is under way: wait a few seconds. If it repeats or lasts, check the peer network between the members (port 2380), the disk latency of the members (etcd_disk_wal_fsync_duration_seconds) and the log of the member that stopped answering.',
+  },
+  QUORUM_MARGIN_UNKNOWN: {
+    severity: 'degraded',
+    when: 'A linearizable read passed this round (so a leader holds a quorum), but fewer voting members than a quorum answered etcd-probe and passed their read: the others may be down, or only unreachable from where etcd-probe runs.',
+    why: 'The read proves that the cluster serves, so it is not unhealthy; but how many more members may fail is unknown, so it is not healthy either.',
+    hint: 'The cluster has quorum now. The members named may be down, or only unreachable from etcd-probe (a firewall, a NetworkPolicy, routing, or the API server port-forward): check them from another host (etcdctl endpoint status --cluster) before concluding they are down, and do not take another member down until you know.',
   },
   ALARM_NOSPACE: {
     severity: 'unhealthy',
+    when: "The alarm list (or, when it cannot be read, a member's Status `errors`) holds NOSPACE: etcd refuses every write.",
     hint: "etcd refuses every write. Compact the keyspace (etcdctl compact <current revision>), defragment every member (etcdctl defrag --cluster), then clear the alarm (etcdctl alarm disarm); raise --quota-backend-bytes if the data really grew.",
   },
   ALARM_CORRUPT: {
     severity: 'unhealthy',
+    when: "The alarm list (or a member's Status `errors`) holds CORRUPT.",
     hint: 'Stop writes. Find the divergent member (etcdctl endpoint hashkv --cluster), remove it and add it back with an empty data dir or restore a good snapshot; disarm only afterwards.',
   },
   CLUSTER_ID_MISMATCH: {
     severity: 'unhealthy',
+    when: 'An endpoint answers with another cluster ID than the majority of endpoints.',
     hint: 'An endpoint belongs to another etcd cluster: fix ETCD_PROBE_ENDPOINTS, or the member if it joined the wrong cluster (its --initial-cluster settings).',
   },
   MEMBER_UNREACHABLE: {
     severity: 'degraded',
+    when: 'A member (or a configured endpoint that stands for none) did not answer Status: refused, timed out, a TLS or port-forward error.',
     hint: "Check that etcd runs on that member (systemctl status etcd, or its static pod), that its client port is reachable from here, and the TLS error if the message names one.",
   },
   MEMBER_UNHEALTHY: {
     severity: 'degraded',
+    when: 'A member answers Status, but its linearizable read failed (it cannot reach a leader with a quorum, or rejects requests).',
     hint: "The member answers but cannot complete a read through consensus: check its peer connectivity to the leader, its disk latency and its logs.",
   },
   MEMBER_NOT_PROBED: {
     severity: 'degraded',
+    when: 'A member in the membership that no probed endpoint reaches (discovery off and its URL not configured).',
     hint: "Add the member's client URL to ETCD_PROBE_ENDPOINTS, or set ETCD_PROBE_DISCOVER=true, so that its health is known.",
+  },
+  MEMBER_ID_MISMATCH: {
+    severity: 'degraded',
+    when: "Where a member should answer (one of its advertised client URLs, or the etcd of the node named like it) another member answered. That answer is not trusted for either member, so the expected member's health is unknown.",
+    hint: "Something other than the expected member answers at its address: a stale DNS record or IP reuse, a load balancer or NAT in front of the member, a wrong --advertise-client-urls, or (Kubernetes modes) the wrong pod behind the node's address. Compare etcdctl member list with what listens there.",
   },
   UNSTARTED_MEMBER: {
     severity: 'degraded',
+    when: 'A member is listed without a name or client URLs: added but never started. It counts towards quorum but cannot vote.',
     hint: 'A member was added but never started: start it (with --initial-cluster-state existing) or remove it (etcdctl member remove <id>). Until then it counts towards quorum but cannot vote.',
   },
   MEMBER_LIST_MISMATCH: {
     severity: 'degraded',
+    when: 'Members report different memberships, or an endpoint answers as a member the membership does not list.',
     hint: 'Membership is changing or a member has a stale view: let the change finish; if it persists, compare etcdctl member list on each endpoint.',
   },
   MEMBERSHIP_UNKNOWN: {
     severity: 'degraded',
+    when: 'Members answer Status, but none answered MemberList and no earlier round knew the membership.',
     hint: "No member answered Cluster.MemberList and no earlier round knew the membership, so quorum cannot be counted: check the members' logs and the client certificate's permissions.",
   },
   LEADER_DISAGREEMENT: {
     severity: 'degraded',
+    when: 'A read passed, but the members that answered follow different leaders (or some know none).',
     hint: 'Members follow different leaders: an election is under way or a member is partitioned; check peer connectivity if it lasts more than a few seconds.',
+  },
+  FREQUENT_LEADER_CHANGES: {
+    severity: 'degraded',
+    when: 'Recent rounds saw `ETCD_PROBE_LEADER_CHANGES` (4) or more leader elections within `ETCD_PROBE_LEADER_CHANGES_WINDOW` (15m), as the etcd monitoring mixin alerts: each leader change seen between rounds, and raft term jumps that show elections the rounds did not see.',
+    hint: "Leaders that keep changing point at slow disks or a flaky network long before anything fails: check etcd_disk_wal_fsync_duration_seconds and etcd_network_peer_round_trip_time_seconds on every member, CPU starvation of the etcd processes, and that --heartbeat-interval and --election-timeout suit the network's round trip.",
+  },
+  MEMBER_FLAPPING: {
+    severity: 'degraded',
+    when: 'A member changed state (healthy, unhealthy, unreachable) `ETCD_PROBE_FLAP_CHANGES` (4) or more times within `ETCD_PROBE_FLAP_WINDOW` (10m). Read failures during an election or a lost quorum are the cluster\'s, not counted against each member.',
+    hint: "A member that keeps going down and coming back is crash-looping (its logs, its static pod's restarts, OOM kills), losing its disk or its network to the leader intermittently: look at it before it stays down, and do not take another member down meanwhile. Its last failure is in GET /history.",
+  },
+  MEMBER_STALLED: {
+    severity: 'degraded',
+    when: "A member answered, but its raft applied index stayed the same over the last `ETCD_PROBE_STALL_ROUNDS` (3) rounds while the leader's advanced (every round adds entries: the alarm list goes through raft).",
+    hint: "The member commits no more entries or cannot apply them: a hung apply loop, a full or failing disk, or a backend blocked by a long defragmentation. Check its disk and logs; if it does not move again, restart it (the others keep quorum).",
   },
   DB_QUOTA_HIGH: {
     severity: 'degraded',
+    when: "A member's database file is at least 80 % of `ETCD_PROBE_QUOTA_BYTES` (the message says when it is at least 95 %).",
     hint: 'Compact and defragment before the NOSPACE alarm stops all writes, or raise --quota-backend-bytes (and ETCD_PROBE_QUOTA_BYTES with it).',
   },
   RAFT_APPLY_LAG: {
     severity: 'degraded',
+    when: "A member's raft index minus its applied index exceeds 5000, where etcd starts rejecting proposals.",
     hint: "The member applies entries slower than it commits them and rejects proposals beyond 5000 pending ('too many requests'): check its disk and CPU, and reduce write load.",
   },
   MEMBER_BEHIND: {
     severity: 'degraded',
+    when: "A follower's raft index trails the leader's by more than `ETCD_PROBE_MAX_RAFT_GAP`.",
     hint: "The follower trails the leader's log: check its disk latency and its network to the leader; it catches up, or the leader sends it a snapshot.",
   },
   LEARNER_PRESENT: {
     severity: 'info',
+    when: 'A learner is in the membership.',
     hint: 'Promote the learner once it has caught up with the leader (etcdctl member promote <id>).',
+  },
+  LEADER_STOP_COSTS_ELECTION: {
+    severity: 'info',
+    when: 'Only in disruption answers (`/disruption`): the member to stop or remove is the leader. It keeps quorum, but costs an election.',
+    hint: 'Move the leadership away first, so that writes do not pause for an election: etcdctl move-leader <hex ID of a healthy follower> --endpoints <the leader\'s URL>; then stop or remove the member.',
   },
   VERSION_SKEW: {
     severity: 'info',
+    when: 'The members that answered run different etcd versions.',
     hint: 'Expected during an upgrade; finish upgrading every member to one version.',
   },
   DB_FRAGMENTED: {
     severity: 'info',
+    when: 'A member uses less than half of its database file and more than 100 MiB could be reclaimed.',
     hint: 'Defragment the member to return the free pages to the filesystem (etcdctl defrag --endpoints <its URL>), one member at a time.',
   },
   KUBE_API_UNREACHABLE: {
     // Unhealthy through a port-forward (no path to etcd at all); the verdict lowers it to degraded in direct mode.
     severity: 'unhealthy',
+    when: 'Kubernetes modes: the API server could not be reached (network, deadline, TLS); reported once, not per member. Unhealthy through a port-forward (etcd cannot be reached without it), degraded in `direct` mode.',
     hint: "Check the workload cluster's API server (is it running, does the kubeconfig's server URL reach it, is its certificate trusted); in port-forward mode etcd cannot be reached without it, so etcd's own health is unknown.",
   },
   KUBE_API_REFUSED: {
     severity: 'unhealthy',
+    when: 'Kubernetes modes: the API server answered but refused (401/403, a missing Secret, a kubeconfig in a Secret that is malformed or uses a refused field); degraded in `direct` mode.',
     hint: 'The API server answered but refused: check the credentials and their RBAC (nodes get/list; pods get/list and pods/portforward create in kube-system; get on the named secrets) and that the named secrets exist.',
   },
   MEMBER_WITHOUT_NODE: {
     severity: 'degraded',
+    when: 'An etcd member with no control-plane node of its name (kubeadm names members after nodes).',
     hint: "kubeadm names each etcd member after its node: a member without a control-plane node is left over from a deleted machine (remove it: etcdctl member remove <id>) or the node selector misses its node.",
   },
   NODE_WITHOUT_MEMBER: {
     severity: 'degraded',
+    when: 'A control-plane node older than `ETCD_PROBE_NODE_GRACE` with no etcd member of its name.',
     hint: "The control-plane node has no etcd member: kubeadm join may have failed on it (see its kubelet and etcd pod logs), or the member was removed while the node stayed.",
   },
   ETCD_POD_NOT_READY: {
     severity: 'degraded',
+    when: "The etcd static pod on a member's node is missing or not Ready.",
     hint: "Look at the etcd static pod on that node: kubectl -n kube-system describe pod etcd-<node> and its logs; if the kubelet is down, the pod's state is stale (systemctl status kubelet on the node).",
   },
 };

@@ -34,7 +34,18 @@ export function reason(
   };
 }
 
-/** How a member is called in messages: its name, or its ID when it has none (unstarted). */
+/** How a member is called in messages: its name, or "member <hex ID>" when it has none (unstarted). */
 export function label(member: MemberRef): string {
   return member.name === '' ? `member ${member.id}` : member.name;
+}
+
+/** A member's short handle, for labels and columns: its name, or its bare hex ID when it has none. */
+export function shortName(member: MemberRef): string {
+  return member.name === '' ? member.id : member.name;
+}
+
+/** The short handle of the member with this ID among `members`, or the bare ID when none is known. */
+export function shortNameOf(id: string, members: readonly MemberRef[]): string {
+  const member = members.find((m) => m.id === id);
+  return member ? shortName(member) : id;
 }

@@ -1,6 +1,8 @@
-import type { ClusterView } from './cluster-view.ts';
+import { buildClusterView, type ClusterView } from './cluster-view.ts';
+import type { Transition } from './history/transitions.ts';
+import type { Thresholds } from './member-checks.ts';
 import type { RoundObservations } from './observations.ts';
-import type { Verdict } from './verdict.ts';
+import { judge, type RecentRounds, type Verdict } from './verdict.ts';
 
 /** One finished probe round: what was observed, how it merges, and the verdict. Every route reads one. */
 export interface Snapshot {
@@ -16,4 +18,34 @@ export interface Snapshot {
   readonly observations: RoundObservations;
   readonly view: ClusterView;
   readonly verdict: Verdict;
+  /** What changed since the previous round (filled in once the round is added to history). */
+  readonly changes: readonly Transition[];
+}
+
+/** What one finished round is judged from: its observations, the limits, what earlier rounds proved, and when it ended. */
+export interface RoundInput {
+  readonly sequence: number;
+  readonly mode: string;
+  readonly observations: RoundObservations;
+  readonly thresholds: Thresholds;
+  /** What earlier rounds proved and recorded. */
+  readonly recent: RecentRounds;
+  /** Epoch ms when the round finished; the verdict's `now`. */
+  readonly checkedAt: number;
+}
+
+/** Merges a round's observations into a view, judges it, and assembles the snapshot every route reads. Pure. */
+export function buildSnapshot(input: RoundInput): Snapshot {
+  const view = buildClusterView(input.observations);
+  return {
+    sequence: input.sequence,
+    mode: input.mode,
+    checkedAt: input.checkedAt,
+    checkedAtIso: new Date(input.checkedAt).toISOString(),
+    durationMs: Math.round(input.observations.durationMs * 100) / 100,
+    observations: input.observations,
+    view,
+    verdict: judge(view, input.thresholds, input.checkedAt, input.recent),
+    changes: [],
+  };
 }

@@ -1,15 +1,26 @@
-import type { Policy } from '../config/config.ts';
 import { judgeAlarms, judgeClusterIds, judgeMembership, judgeReachability, judgeStrayEndpoints, judgeVersions } from './cluster-checks.ts';
 import type { ClusterView } from './cluster-view.ts';
-import { judgeKube, withoutEchoes } from './kube-checks.ts';
-import { judgeLeader } from './leader.ts';
+import { echoesKubeApi, judgeKube, kubeExplains } from './kube-checks.ts';
+import { judgeHistory } from './history/history-checks.ts';
+import { observedRound, type RoundRecord } from './history/round-record.ts';
+import { NO_MEMORY, type LeaderMemory } from './leader-memory.ts';
+import { readLeadership, type Leadership } from './leadership.ts';
 import { judgeMembers, type Thresholds } from './member-checks.ts';
-import { judgeQuorum, type QuorumFacts } from './quorum.ts';
+import { judgeQuorum, type LeaderRef, type QuorumFacts } from './quorum.ts';
+import type { HealthStatus } from './health-status.ts';
 import type { Severity } from './reason-catalogue.ts';
-import { label, type MemberRef, type Reason } from './reason.ts';
+import { label, reason, type Reason } from './reason.ts';
 
-/** The cluster's health in one word. */
-export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
+
+/** What earlier rounds tell the verdict: when a leader was last confirmed, and the recent rounds' records. */
+export interface RecentRounds {
+  readonly memory: LeaderMemory;
+  /** Earlier rounds, oldest first (at least as far back as the longest history check's window). */
+  readonly history: readonly RoundRecord[];
+}
+
+/** No earlier rounds: the first round, or a one-shot check. */
+export const NO_RECENT_ROUNDS: RecentRounds = { memory: NO_MEMORY, history: [] };
 
 /** The judgement of one round. */
 export interface Verdict {
@@ -17,7 +28,8 @@ export interface Verdict {
   /** Most severe first. */
   readonly reasons: readonly Reason[];
   readonly quorum: QuorumFacts;
-  readonly leader: MemberRef | null;
+  /** The leader, only when a read confirmed that one holds a quorum this round. */
+  readonly leader: LeaderRef | null;
   readonly clusterId: string | null;
 }
 
@@ -31,29 +43,50 @@ function order(a: Reason, b: Reason): number {
   );
 }
 
+/** LEADER_DISAGREEMENT when a leader is confirmed but not every member that answered follows it. */
+function judgeLeaderSplit(leadership: Leadership, leader: LeaderRef | null): Reason[] {
+  if (!leader || !leadership.split) return [];
+  return [reason('LEADER_DISAGREEMENT', `members disagree on the leader: ${leadership.split}`)];
+}
+
 /**
  * Judges a round's view: a pure function of its inputs, with no I/O and no clock of its own (`now` is
- * passed for rules that weigh age). Unhealthy is a result here, never an exception.
+ * passed for rules that weigh age, `memory` carries what earlier rounds proved about leadership).
+ * Unhealthy is a result here, never an exception.
  */
-export function judge(view: ClusterView, thresholds: Thresholds, now: number): Verdict {
+export function judge(view: ClusterView, thresholds: Thresholds, now: number, recent: RecentRounds = NO_RECENT_ROUNDS): Verdict {
+  const { memory } = recent;
   const own = view.members;
   const unreachable = judgeReachability(view);
-  const anyReachable = unreachable.length === 0;
-  const { leader, reasons: leaderReasons } = judgeLeader(own);
-  const { quorum, reasons: quorumReasons } = judgeQuorum(own, anyReachable);
+  const anyReachable = view.endpoints.some((e) => e.reachable && e.clusterId === view.clusterId);
+  const leadership = readLeadership(own);
+  const { quorum, leader, reasons: quorumReasons } = judgeQuorum({
+    members: own,
+    leadership,
+    memory,
+    electionGraceMs: thresholds.electionGraceMs,
+    now,
+    anyReachable,
+  });
+  const observed = observedRound(view, quorum.confirmed, leader, now);
   const found = [
     ...unreachable,
     ...judgeClusterIds(view),
     ...judgeStrayEndpoints(view),
     ...quorumReasons,
-    ...leaderReasons,
+    ...judgeLeaderSplit(leadership, leader),
     ...judgeAlarms(view),
     ...judgeMembership(view),
     ...judgeVersions(view),
-    ...judgeMembers(own, leader, thresholds),
+    ...judgeMembers(own, leader, thresholds, {
+      readFailures: quorumReasons.some((r) => r.code === 'NO_LEADER' || r.code === 'QUORUM_LOST'),
+      echoesKubeApi: (m) => echoesKubeApi(view, m.error?.layer),
+      kubeExplains: (m) => kubeExplains(view, m),
+    }),
     ...judgeKube(view, thresholds.nodeGraceMs, now),
+    ...judgeHistory(recent.history, observed, thresholds),
   ];
-  const reasons = withoutEchoes(found, view).sort(order);
+  const reasons = found.sort(order);
   const status: HealthStatus = reasons.some((r) => r.severity === 'unhealthy')
     ? 'unhealthy'
     : reasons.some((r) => r.severity === 'degraded')
@@ -62,9 +95,10 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number): V
   return { status, reasons, quorum, leader, clusterId: view.clusterId };
 }
 
-/** The HTTP status `/healthz/etcd` answers: 503 when unhealthy, and when degraded under `strict`. */
-export function httpStatusFor(status: HealthStatus, policy: Policy): 200 | 503 {
-  if (status === 'unhealthy') return 503;
-  if (status === 'degraded' && policy === 'strict') return 503;
-  return 200;
+/**
+ * Whether a member is the leader and answered this round: the only sense in which any view shows a
+ * member as "the leader", so that a hung or unreachable member is never presented as a working leader.
+ */
+export function isAnsweringLeader(verdict: Pick<Verdict, 'leader'>, memberId: string): boolean {
+  return verdict.leader?.id === memberId && verdict.leader.reachable;
 }

@@ -25,7 +25,7 @@ const byName = new Map(rules.map((r) => [r.alert, r]));
 
 /** Alerts that stand for one reason of the verdict carry that reason's hint, word for word. */
 const SAME_HINT: Record<string, ReasonCode> = {
-  EtcdNoLeader: 'NO_LEADER',
+  EtcdNoLeader: 'QUORUM_LOST',
   EtcdDatabaseQuotaHigh: 'DB_QUOTA_HIGH',
   EtcdMemberDown: 'MEMBER_UNREACHABLE',
 };

@@ -69,7 +69,7 @@ describe('runCheck', () => {
   it.each([
     ['healthy', three(), 0],
     ['degraded', three({ c: { state: 'unreachable' } }), 1],
-    ['unhealthy', three({ b: { state: 'unreachable' }, c: { state: 'unreachable' } }), 2],
+    ['unhealthy', three({ a: { state: 'unhealthy' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } }), 2],
   ] as const)('exits by the verdict when the cluster is %s, and closes every client and the source', async (status, members, code) => {
     const r = await check([...members]);
     expect(r.code).toBe(code);
@@ -95,7 +95,7 @@ describe('the table report', () => {
     const summary = renderVerdictSummary(snapshot);
     expect(text.endsWith(summary)).toBe(true);
     expect(summary).toContain('status: degraded\n');
-    expect(summary).toContain('quorum: 2 of 3 voting members healthy, 2 required, can lose 0 more\n');
+    expect(summary).toContain('quorum: 2 of 3 voting members healthy, can lose 0 more\n');
     expect(summary).toContain('leader: m-a (a)\n');
     expect(summary).toMatch(/\n {2}MEMBER_UNREACHABLE \(degraded\): m-c at https:\/\/m-c:2379: connection refused\n {4}hint: Check that etcd runs on that member/);
   });

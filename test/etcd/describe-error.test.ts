@@ -89,9 +89,31 @@ describe('describeError: etcd server errors', () => {
   it.each<[string, ProbeErrorCode, string]>([
     ['etcdserver: rpc not supported for learner', 'LEARNER_READ_REJECTED', 'learner'],
     ['etcdserver: no leader', 'NO_LEADER', 'no leader'],
-    ['etcdserver: request timed out', 'TIMEOUT', 'timed the request out'],
+    ['etcdserver: request timed out', 'TIMEOUT', 'timed the request out (no quorum, or a slow disk)'],
+    ['etcdserver: leader changed', 'LEADER_CHANGED', 'an election just happened'],
+    ['etcdserver: too many requests', 'TOO_MANY_REQUESTS', 'applied index trails its committed index by more than 5000'],
+    ['etcdserver: request timed out, possibly due to previous leader failure', 'TIMEOUT', 'after the leader failed'],
+    ['etcdserver: request timed out, possibly due to connection lost', 'TIMEOUT', 'lost its connection to the leader'],
+    ['etcdserver: request timed out, waiting for the applied index took too long', 'TIMEOUT', 'waiting for the member to apply'],
+    ['etcdserver: server stopped', 'UNAVAILABLE', 'the member is stopping'],
   ])('reports %j', (text, code, part) => {
     expectDescribed(describeError(new EtcdError(text), ENDPOINT, 2000), code, part);
+  });
+
+  it('never blames the scheme or the listener for an election (gRPC UNAVAILABLE around etcd errors)', () => {
+    for (const text of ['etcdserver: leader changed', 'etcdserver: no leader', 'etcdserver: request timed out, possibly due to previous leader failure']) {
+      const described = describeError(new GRPCUnavailableError(`14 UNAVAILABLE: ${text}`), ENDPOINT, 2000);
+      expect(described.code).not.toBe('UNAVAILABLE');
+      expect(described.message).not.toMatch(/scheme|listening/);
+    }
+  });
+
+  it('says a read that timed out was not confirmed by a leader, not that the member is unreachable', () => {
+    const read = describeError(new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED: Deadline exceeded'), ENDPOINT, 1000, 'read');
+    expectDescribed(read, 'TIMEOUT', 'the linearizable read got no answer within 1000ms: no leader confirmed it');
+    expect(read.message).not.toContain(ENDPOINT);
+    const status = describeError(new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED: Deadline exceeded'), ENDPOINT, 1000, 'status');
+    expectDescribed(status, 'TIMEOUT', `no answer from ${ENDPOINT} within 1000ms`);
   });
 
   it('passes an unrecognised etcd error through as ETCD_ERROR', () => {

@@ -83,7 +83,7 @@ describe('etcd-probe check against a real cluster', () => {
       expect(row[column('ERRORS')]).toBe('');
     }
     expect(r.stdout).toContain('\nstatus: healthy\n');
-    expect(r.stdout).toContain('\nquorum: 3 of 3 voting members healthy, 2 required, can lose 1 more\n');
+    expect(r.stdout).toContain('\nquorum: 3 of 3 voting members healthy, can lose 1 more\n');
     expect(r.stdout).toContain('\nreasons: none\n');
     console.log(`check on a healthy cluster: exit ${r.code} after ${r.ms.toFixed(0)} ms (process start to exit)`);
   });
@@ -93,7 +93,7 @@ describe('etcd-probe check against a real cluster', () => {
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body).toMatchObject({ status: 'healthy', policy: 'quorum', mode: 'static', cached: false, reasons: [] });
-    expect(body.quorum).toEqual({ members: 3, voting: 3, required: 2, healthyVoting: 3, faultTolerance: 1 });
+    expect(body.quorum).toEqual({ members: 3, voting: 3, required: 2, answering: 3, healthyVoting: 3, confirmed: true, faultTolerance: 1 });
     expect(checkResponse('GET', '/healthz/etcd', { status: 200, contentType: 'application/json', body })).toEqual([]);
   });
 

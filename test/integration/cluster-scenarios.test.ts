@@ -86,7 +86,7 @@ describe('a healthy cluster', () => {
     const verbose = await get(`${service.url}/healthz/etcd?verbose`);
     expect(verbose.contentType).toMatch(/^text\/plain/);
     expect(verbose.text).toMatch(/^\[\+\]member m1 ok/m);
-    expect(verbose.text).toMatch(/^\[\+\]quorum ok \(3 of 3 voting members healthy, 2 required, can lose 1 more\)$/m);
+    expect(verbose.text).toMatch(/^\[\+\]quorum ok \(3 of 3 voting members healthy, can lose 1 more\)$/m);
     expect(verbose.text.trimEnd().split('\n').at(-1)).toBe('healthz check passed');
     const accepted = await get(`${service.url}/healthz/etcd`, { headers: { accept: 'text/plain' } });
     expect(accepted.text.trimEnd().split('\n').at(-1)).toBe('healthz check passed');
@@ -206,9 +206,15 @@ describe('two of three members down', () => {
     expect(got.body).toMatchObject({ source: 'status', alarms: [] });
   });
 
-  it('reports NO_LEADER once the lone member steps down', async () => {
-    const got = await eventually(() => health(), (g) => codes(g.body).includes('NO_LEADER'), 10_000, 200);
-    expect(codes(got.body)).toContain('NO_LEADER');
+  it('stays QUORUM_LOST, never naming a leader, also once the lone member steps down (not an election: 1 of 3 answers)', async () => {
+    // The lone member keeps naming the old leader until its election timeout, then names none.
+    const lone = (members: { reachable: boolean; status: { leaderId: string | null } | null }[]) => members.find((m) => m.reachable);
+    const seen = await eventually(() => get(`${service.url}/members`), (g) => lone(g.body.members)?.status?.leaderId === null, 10_000, 200);
+    expect(lone(seen.body.members)?.status?.leaderId).toBeNull();
+    const got = await health();
+    expect(codes(got.body)).toContain('QUORUM_LOST');
+    expect(codes(got.body)).not.toContain('NO_LEADER');
     expect(got.body.leader).toBeNull();
+    expect(got.body.quorum).toMatchObject({ answering: 1, confirmed: false, faultTolerance: 0 });
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { createSource } from '../../src/discovery/create-source.ts';
 import type { MemberSource } from '../../src/discovery/member-source.ts';
+import { historyLimitsOf, thresholdsOf } from '../../src/app.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
@@ -58,7 +59,7 @@ beforeAll(async () => {
   if (!result.ok) throw new Error(result.errors.join('\n'));
   const { config, tls } = result;
   source = await createSource({ config, tls: fixedTls(tls), now: Date.now });
-  prober = new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, nodeGraceMs: config.nodeGraceMs, maxRaftGap: config.maxRaftGap }, now: Date.now });
+  prober = new Prober({ source, thresholds: thresholdsOf(config), history: historyLimitsOf(config), now: Date.now });
 }, 60_000);
 
 afterAll(async () => {

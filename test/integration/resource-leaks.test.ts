@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
 import { StaticSource } from '../../src/discovery/static-source.ts';
+import { historyLimitsOf, thresholdsOf } from '../../src/app.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { connectionsTo } from '../helpers/proc-sockets.ts';
@@ -34,7 +35,7 @@ function newProber(): Prober {
   if (!result.ok) throw new Error(result.errors.join('\n'));
   const { config, tls } = result;
   const source = new StaticSource({ endpoints: config.endpoints, discover: true, tls: fixedTls(tls), timeoutMs: config.timeoutMs });
-  return new Prober({ source, thresholds: { quotaBytes: config.quotaBytes, nodeGraceMs: 120_000, maxRaftGap: config.maxRaftGap }, now: Date.now });
+  return new Prober({ source, thresholds: thresholdsOf(config), history: historyLimitsOf(config), now: Date.now });
 }
 
 async function rounds(prober: Prober, n: number): Promise<string> {

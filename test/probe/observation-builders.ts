@@ -1,5 +1,5 @@
 import { probeError } from '../../src/probe/outcome.ts';
-import type { AlarmEntry, EndpointObservation, KubeFacts, ListedMember, MemberStatus, NodeFacts, PodFacts, RoundObservations } from '../../src/probe/observations.ts';
+import type { AlarmEntry, EndpointObservation, HealthRead, KubeFacts, ListedMember, MemberStatus, NodeFacts, PodFacts, RoundObservations } from '../../src/probe/observations.ts';
 import type { Outcome, ProbeError } from '../../src/probe/outcome.ts';
 
 // Builders of round observations for the verdict's table tests: data in, no etcd, no I/O.
@@ -25,7 +25,11 @@ export interface FakeMember {
   /** The membership this member reports; the whole fake cluster by default. */
   readonly lists?: readonly string[];
   readonly permissionDenied?: boolean;
+  /** The raft term its read reports; its Status term by default (a higher one: its Status predates an election). */
+  readonly readTerm?: number;
   readonly memberListFails?: boolean;
+  /** Another member's ID that answers at this member's URL (an impostor: IP reuse, a stale DNS record). */
+  readonly answersAs?: string;
   /** How an unreachable member failed; CONNECTION_REFUSED at the etcd layer by default. */
   readonly failure?: ProbeError;
 }
@@ -51,7 +55,7 @@ export function listed(m: FakeMember): ListedMember {
 function status(m: FakeMember, leader: string | null): MemberStatus {
   return {
     clusterId: m.clusterId ?? CLUSTER,
-    memberId: m.id,
+    memberId: m.answersAs ?? m.id,
     version: m.version ?? '3.5.17',
     dbSizeBytes: m.dbSizeBytes ?? 20_480,
     dbSizeInUseBytes: m.dbSizeInUseBytes ?? 16_384,
@@ -97,14 +101,15 @@ export function round(members: readonly FakeMember[], options: RoundOptions = {}
       continue;
     }
     const lists = m.lists ? everyone.filter((l) => m.lists?.includes(l.id)) : everyone;
-    let health: Outcome<{ permissionDenied: boolean }> = ok({ permissionDenied: m.permissionDenied ?? false }, 3);
+    const denied = m.permissionDenied ?? false;
+    let health: Outcome<HealthRead> = ok({ permissionDenied: denied, raftTerm: denied ? null : (m.readTerm ?? m.raftTerm ?? 2) }, 3);
     if (state === 'unhealthy') health = fail('TIMEOUT', 'no answer within 2000ms');
     else if (m.learner) health = fail('LEARNER_READ_REJECTED');
     endpoints.push({
       target,
       status: ok(status(m, leader)),
       health,
-      memberList: m.memberListFails ? fail('TIMEOUT') : ok({ clusterId: m.clusterId ?? CLUSTER, memberId: m.id, members: lists }),
+      memberList: m.memberListFails ? fail('TIMEOUT') : ok({ clusterId: m.clusterId ?? CLUSTER, memberId: m.answersAs ?? m.id, members: lists }),
       alarmList,
     });
   }

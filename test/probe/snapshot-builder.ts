@@ -1,19 +1,22 @@
-import { buildClusterView } from '../../src/probe/cluster-view.ts';
+import type { Thresholds } from '../../src/probe/member-checks.ts';
 import type { RoundObservations } from '../../src/probe/observations.ts';
-import type { Snapshot } from '../../src/probe/snapshot.ts';
-import { judge } from '../../src/probe/verdict.ts';
+import { buildSnapshot, type Snapshot } from '../../src/probe/snapshot.ts';
+import { NO_RECENT_ROUNDS } from '../../src/probe/verdict.ts';
 
-/** A judged snapshot of scripted observations, as Prober.round() would produce it (2 GiB quota). */
-export function snapshotOf(observations: RoundObservations, checkedAt = Date.UTC(2026, 11, 2, 12)): Snapshot {
-  const view = buildClusterView(observations);
-  return {
-    sequence: 1,
-    mode: 'static',
-    checkedAt,
-    checkedAtIso: new Date(checkedAt).toISOString(),
-    durationMs: observations.durationMs,
-    observations,
-    view,
-    verdict: judge(view, { quotaBytes: 2 * 2 ** 30, maxRaftGap: 1000, nodeGraceMs: 120_000 }, checkedAt),
-  };
+/** The defaults the tests judge by: a 2 GiB quota and the service's default limits. */
+export const TEST_THRESHOLDS: Thresholds = {
+  quotaBytes: 2 * 2 ** 30,
+  maxRaftGap: 1000,
+  nodeGraceMs: 120_000,
+  electionGraceMs: 10_000,
+  leaderChangesMax: 4,
+  leaderChangesWindowMs: 900_000,
+  flapChangesMax: 4,
+  flapWindowMs: 600_000,
+  stallRounds: 3,
+};
+
+/** A judged snapshot of scripted observations, built the way Prober.round() builds one. */
+export function snapshotOf(observations: RoundObservations, checkedAt = Date.UTC(2026, 11, 2, 12), thresholds: Partial<Thresholds> = {}): Snapshot {
+  return buildSnapshot({ sequence: 1, mode: 'static', observations, thresholds: { ...TEST_THRESHOLDS, ...thresholds }, recent: NO_RECENT_ROUNDS, checkedAt });
 }

@@ -2,16 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { buildClusterView } from '../../src/probe/cluster-view.ts';
 import type { RoundObservations } from '../../src/probe/observations.ts';
 import { REASONS, type ReasonCode } from '../../src/probe/reason-catalogue.ts';
-import { httpStatusFor, judge, type HealthStatus, type Verdict } from '../../src/probe/verdict.ts';
+import { NO_MEMORY, type LeaderMemory } from '../../src/probe/leader-memory.ts';
+import { judge, type Verdict } from '../../src/probe/verdict.ts';
+import type { HealthStatus } from '../../src/probe/health-status.ts';
+import type { RoundRecord } from '../../src/probe/history/round-record.ts';
+import { rec } from './history/record-builders.ts';
+import { TEST_THRESHOLDS } from './snapshot-builder.ts';
 import { kubeFacts, listed, node, pod, round, three, type FakeMember } from './observation-builders.ts';
 import { probeError } from '../../src/probe/outcome.ts';
 
 const GIB = 2 ** 30;
 const MIB = 2 ** 20;
-const THRESHOLDS = { quotaBytes: 2 * GIB, nodeGraceMs: 120_000, maxRaftGap: 1000 };
+const THRESHOLDS = TEST_THRESHOLDS;
 
-function verdictOf(observations: RoundObservations, thresholds = THRESHOLDS): Verdict {
-  return judge(buildClusterView(observations), thresholds, 1_000_000);
+/** When every table round is judged. */
+const NOW = 1_000_000;
+
+function verdictOf(observations: RoundObservations, thresholds = THRESHOLDS, memory: LeaderMemory = NO_MEMORY, history: readonly RoundRecord[] = []): Verdict {
+  return judge(buildClusterView(observations), thresholds, NOW, { memory, history });
+}
+
+/** What earlier rounds proved: a leader confirmed `agoMs` before NOW. */
+function confirmedAgo(agoMs: number, lastLeader = { id: 'a', name: 'm-a' }): LeaderMemory {
+  return { confirmedAt: NOW - agoMs, unconfirmedSince: NOW - agoMs + 500, lastLeader };
 }
 
 function codes(v: Verdict): ReasonCode[] {
@@ -24,6 +37,12 @@ interface Row {
   readonly status: HealthStatus;
   readonly reasons: ReasonCode[];
   readonly quorum?: Partial<Verdict['quorum']>;
+  /** What earlier rounds proved about leadership; nothing by default. */
+  readonly memory?: LeaderMemory;
+  /** Earlier rounds' records, for the checks that read history. */
+  readonly history?: readonly RoundRecord[];
+  /** The leader the verdict names (checked when given; null: none). */
+  readonly leader?: Verdict['leader'];
 }
 
 const API_DOWN = probeError('KUBE_API_UNREACHABLE', 'cannot reach the API server https://127.0.0.1:6443: connect ECONNREFUSED');
@@ -54,11 +73,102 @@ const ROWS: Row[] = [
     quorum: { healthyVoting: 2, faultTolerance: 0 },
   },
   {
-    name: 'two of three down: quorum lost, no leader',
+    name: 'two of three down: fewer than a majority answers, quorum lost at once',
     observations: round(three({ b: { state: 'unreachable' }, c: { state: 'unreachable' }, a: { state: 'unhealthy' } }), { leader: null }),
     status: 'unhealthy',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'NO_LEADER', 'QUORUM_LOST'],
-    quorum: { voting: 3, required: 2, healthyVoting: 0, faultTolerance: 0 },
+    reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
+    quorum: { voting: 3, required: 2, answering: 1, healthyVoting: 0, confirmed: false, faultTolerance: 0 },
+    leader: null,
+  },
+  {
+    name: 'two of three down, even with a leader confirmed a moment ago',
+    observations: round(three({ b: { state: 'unreachable' }, c: { state: 'unreachable' }, a: { state: 'unhealthy' } })),
+    memory: confirmedAgo(1000),
+    status: 'unhealthy',
+    reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
+    leader: null,
+  },
+  // Elections: a majority answers but no read passes.
+  {
+    name: 'the leader hangs: its followers still name it, their reads time out — an election, not a lost quorum',
+    observations: round(three({ a: { state: 'unreachable', failure: probeError('TIMEOUT', 'no answer within 1000ms') }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } })),
+    memory: confirmedAgo(1500),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE', 'NO_LEADER'],
+    quorum: { voting: 3, required: 2, answering: 2, healthyVoting: 0, confirmed: false, faultTolerance: 0 },
+    leader: null,
+  },
+  {
+    name: 'the leader hangs on the first round this service ever ran',
+    observations: round(three({ a: { state: 'unreachable' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } })),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE', 'NO_LEADER'],
+    leader: null,
+  },
+  {
+    name: 'a majority answers, none knows a leader, within the election grace',
+    observations: round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null }),
+    memory: confirmedAgo(9_999),
+    status: 'degraded',
+    reasons: ['NO_LEADER'],
+    leader: null,
+  },
+  {
+    name: 'a majority answers, none knows a leader, past the election grace: a partition no election ends',
+    observations: round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null }),
+    memory: confirmedAgo(10_001),
+    status: 'unhealthy',
+    reasons: ['QUORUM_LOST'],
+    leader: null,
+  },
+  {
+    name: 'the leader answers and claims leadership, but cannot confirm a read (it lost its followers)',
+    observations: round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } })),
+    memory: confirmedAgo(800),
+    status: 'degraded',
+    reasons: ['NO_LEADER'],
+    leader: null,
+  },
+  {
+    name: 'a new leader after the old one died: degraded, naming the new leader',
+    observations: round(three({ a: { state: 'unreachable' }, b: { raftTerm: 3 }, c: { raftTerm: 3 } }), { leader: 'b' }),
+    memory: confirmedAgo(2500),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE'],
+    quorum: { answering: 2, healthyVoting: 2, confirmed: true, faultTolerance: 0 },
+    leader: { id: 'b', name: 'm-b', reachable: true, term: 3 },
+  },
+  {
+    name: 'an election ends during the round: Status still names the dead leader, the reads were served at the next term',
+    observations: round(three({ a: { state: 'unreachable' }, b: { readTerm: 3 }, c: { readTerm: 3 } })),
+    memory: confirmedAgo(2000),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE'],
+    quorum: { confirmed: true, healthyVoting: 2, faultTolerance: 0 },
+    leader: null,
+  },
+  {
+    name: 'the old leader resumes at an older term and still claims leadership',
+    observations: round(three({ a: { state: 'unhealthy', leaderId: 'a', raftTerm: 2 }, b: { raftTerm: 3 }, c: { raftTerm: 3 } }), { leader: 'b' }),
+    status: 'degraded',
+    reasons: ['LEADER_DISAGREEMENT', 'MEMBER_UNHEALTHY'],
+    leader: { id: 'b', name: 'm-b', reachable: true, term: 3 },
+  },
+  // Reads that passed prove quorum, whatever the probe cannot see.
+  {
+    name: 'etcd-probe cannot reach two of three members that are fine among themselves',
+    observations: round(three({ a: { state: 'unreachable', failure: probeError('TIMEOUT', 'no answer within 1000ms') }, b: { state: 'unreachable' } })),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_MARGIN_UNKNOWN'],
+    quorum: { voting: 3, required: 2, answering: 1, healthyVoting: 1, confirmed: true, faultTolerance: 0 },
+    leader: { id: 'a', name: 'm-a', reachable: false, term: 2 },
+  },
+  {
+    name: 'a read passed, even long after the last confirmed leader: never QUORUM_LOST',
+    observations: round(three({ a: { state: 'unreachable' }, b: { state: 'unreachable' } })),
+    memory: confirmedAgo(600_000),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_MARGIN_UNKNOWN'],
   },
   {
     name: 'nothing reachable, membership never known',
@@ -93,6 +203,13 @@ const ROWS: Row[] = [
     observations: round(three(), { alarmList: [{ memberId: 'c', alarm: 'CORRUPT' }] }),
     status: 'unhealthy',
     reasons: ['ALARM_CORRUPT'],
+  },
+  {
+    name: "another member answers at a member's advertised URL: reported, and trusted for neither",
+    observations: round(three({ c: { answersAs: 'b' } })),
+    status: 'degraded',
+    reasons: ['MEMBER_ID_MISMATCH'],
+    quorum: { answering: 2, healthyVoting: 2, faultTolerance: 0 },
   },
   {
     name: 'an endpoint answers for another cluster',
@@ -132,12 +249,6 @@ const ROWS: Row[] = [
     observations: round(three({ c: { leaderId: 'b', raftTerm: 1 }, a: { raftTerm: 3 } })),
     status: 'degraded',
     reasons: ['LEADER_DISAGREEMENT'],
-  },
-  {
-    name: 'no member knows a leader and no read passes',
-    observations: round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null }),
-    status: 'unhealthy',
-    reasons: ['MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'MEMBER_UNHEALTHY', 'NO_LEADER', 'QUORUM_LOST'],
   },
   {
     name: 'database at 85% of the quota',
@@ -207,11 +318,17 @@ const ROWS: Row[] = [
     quorum: { voting: 3, healthyVoting: 2, faultTolerance: 0 },
   },
   {
-    name: 'five members, two healthy: a read passed but the margin is negative',
+    name: 'five members, two healthy: a read passed, so the margin is unknown, not negative',
     observations: round(five(['healthy', 'healthy', 'unreachable', 'unreachable', 'unreachable'])),
+    status: 'degraded',
+    reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_MARGIN_UNKNOWN'],
+    quorum: { voting: 5, required: 3, healthyVoting: 2, confirmed: true, faultTolerance: 0 },
+  },
+  {
+    name: 'five members, two answering, no read passes: quorum lost',
+    observations: round(five(['unhealthy', 'unhealthy', 'unreachable', 'unreachable', 'unreachable']), { leader: '3' }),
     status: 'unhealthy',
     reasons: ['MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'MEMBER_UNREACHABLE', 'QUORUM_LOST'],
-    quorum: { voting: 5, required: 3, healthyVoting: 2, faultTolerance: 0 },
   },
   {
     name: 'five members, three healthy',
@@ -232,6 +349,35 @@ const ROWS: Row[] = [
     observations: round(three({ a: { memberListFails: true }, b: { memberListFails: true }, c: { memberListFails: true } })),
     status: 'degraded',
     reasons: ['MEMBERSHIP_UNKNOWN'],
+  },
+  // Findings that read earlier rounds (NOW is 1000 s: records at 700–995 s are within every window).
+  {
+    name: 'the leader changed four times in the last 15 minutes',
+    observations: round(three({ a: { raftTerm: 6 }, b: { raftTerm: 6 }, c: { raftTerm: 6 } })),
+    history: [rec(700, { leader: 'b', term: 2 }), rec(800, { leader: 'c', term: 3 }), rec(900, { leader: 'b', term: 4 }), rec(950, { leader: 'c', term: 5 })],
+    status: 'degraded',
+    reasons: ['FREQUENT_LEADER_CHANGES'],
+  },
+  {
+    name: 'a member went down and came back twice in ten minutes',
+    observations: round(three({ c: { state: 'unreachable' } })),
+    history: [rec(800), rec(850, { states: { c: 'unreachable' } }), rec(900), rec(925, { states: { c: 'unreachable' } }), rec(950)],
+    status: 'degraded',
+    reasons: ['MEMBER_FLAPPING', 'MEMBER_UNREACHABLE'],
+  },
+  {
+    name: "a follower's applied index stays put while the leader's moves",
+    observations: round(three({ a: { raftIndex: 1200, raftAppliedIndex: 1200 }, b: { raftIndex: 1200, raftAppliedIndex: 1200 }, c: { raftIndex: 1200, raftAppliedIndex: 1000 } })),
+    history: [rec(990, { applied: { a: 1100, b: 1100, c: 1000 } }), rec(995, { applied: { a: 1150, b: 1150, c: 1000 } })],
+    status: 'degraded',
+    reasons: ['MEMBER_STALLED'],
+  },
+  {
+    name: 'elections do not count against every member as flapping',
+    observations: round(three()),
+    history: [rec(800), rec(850, { leader: null, states: { a: 'healthy' } }), rec(900, { leader: 'b', term: 3 }), rec(950, { leader: null })],
+    status: 'healthy',
+    reasons: [],
   },
   // The Kubernetes modes: nodes and pods beside the members, and the API's own failures.
   {
@@ -294,16 +440,17 @@ const ROWS: Row[] = [
 ];
 
 describe('judge: the verdict table', () => {
-  it('covers every reason of the catalogue', () => {
-    const seen = new Set(ROWS.flatMap((row) => row.reasons));
+  it('covers every reason of the catalogue (LEADER_STOP_COSTS_ELECTION only in disruption projections: test/probe/disruption.test.ts)', () => {
+    const seen = new Set([...ROWS.flatMap((row) => row.reasons), 'LEADER_STOP_COSTS_ELECTION']);
     expect([...seen].sort()).toEqual(Object.keys(REASONS).sort());
   });
 
   it.each(ROWS)('$name → $status', (row) => {
-    const v = verdictOf(row.observations);
+    const v = verdictOf(row.observations, THRESHOLDS, row.memory, row.history);
     expect(v.status).toBe(row.status);
     expect(codes(v)).toEqual([...row.reasons].sort());
     if (row.quorum) expect(v.quorum).toMatchObject(row.quorum);
+    if (row.leader !== undefined) expect(v.leader).toEqual(row.leader);
     for (const r of v.reasons) {
       expect(r.hint.length).toBeGreaterThan(20);
       expect(r.message.length).toBeGreaterThan(10);
@@ -338,17 +485,63 @@ describe('judge: the verdict table', () => {
     expect(judge(view, THRESHOLDS, 0).reasons[0]?.message).toMatch(/from the members' Status/);
   });
 
-  it('QUORUM_LOST tells not to roll out', () => {
-    const v = verdictOf(round(three({ b: { state: 'unreachable' }, c: { state: 'unreachable' }, a: { state: 'unhealthy' } }), { leader: null }));
+  it('QUORUM_LOST tells not to roll out, with how many answered', () => {
+    const v = verdictOf(round(three({ b: { state: 'unreachable' }, c: { state: 'unreachable' }, a: { state: 'unhealthy' } }), { leader: null }), THRESHOLDS, confirmedAgo(3000));
     const lost = v.reasons.find((r) => r.code === 'QUORUM_LOST');
-    expect(lost?.message).toMatch(/0 of 3 voting members healthy, 2 required/);
+    expect(lost?.message).toBe('only 1 of 3 voting members answer etcd-probe (2 needed for a quorum) and no read passed consensus (the last leader was m-a)');
     expect(lost?.hint).toMatch(/do not scale or roll out/i);
   });
 
+  it('NO_LEADER says an election is under way, names the leader that stopped answering, and never advises a restore', () => {
+    const v = verdictOf(round(three({ a: { state: 'unreachable' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } })), THRESHOLDS, confirmedAgo(2500));
+    const election = v.reasons.find((r) => r.code === 'NO_LEADER');
+    expect(election?.severity).toBe('degraded');
+    expect(election?.message).toBe(
+      'election in progress: 2 of 3 voting members answer, the last leader m-a stopped answering (no leader confirmed for 2.5s; QUORUM_LOST after 10.0s)',
+    );
+    expect(election?.hint).not.toMatch(/snapshot|restore/i);
+  });
+
+  it('NO_LEADER without any leader named recalls the last one', () => {
+    const v = verdictOf(round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null }), THRESHOLDS, confirmedAgo(1200));
+    expect(v.reasons.find((r) => r.code === 'NO_LEADER')?.message).toBe(
+      'election in progress: 3 of 3 voting members answer, none of them knows a leader; the last leader was m-a (no leader confirmed for 1.2s; QUORUM_LOST after 10.0s)',
+    );
+  });
+
+  it('QUORUM_LOST after the grace says how long and why', () => {
+    const v = verdictOf(round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null }), THRESHOLDS, confirmedAgo(12_000));
+    expect(v.reasons.find((r) => r.code === 'QUORUM_LOST')?.message).toMatch(
+      /^no leader for 12\.0s, longer than the election grace of 10\.0s: election in progress: 3 of 3 voting members answer, none of them knows a leader.*cannot reach each other \(a partition\)/,
+    );
+  });
+
+  it('the election grace is a setting', () => {
+    const observations = round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null });
+    expect(verdictOf(observations, { ...THRESHOLDS, electionGraceMs: 3000 }, confirmedAgo(3500)).status).toBe('unhealthy');
+    expect(verdictOf(observations, { ...THRESHOLDS, electionGraceMs: 3000 }, confirmedAgo(2500)).status).toBe('degraded');
+  });
+
+  it('counts the grace from the first leaderless round when no leader was ever confirmed', () => {
+    const observations = round(three({ a: { state: 'unhealthy' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }), { leader: null });
+    const never = (sinceMs: number): LeaderMemory => ({ confirmedAt: null, unconfirmedSince: NOW - sinceMs, lastLeader: null });
+    expect(verdictOf(observations, THRESHOLDS, never(9000)).status).toBe('degraded');
+    expect(verdictOf(observations, THRESHOLDS, never(11_000)).status).toBe('unhealthy');
+  });
+
+  it('QUORUM_MARGIN_UNKNOWN names the members etcd-probe could not see and points at the path from etcd-probe', () => {
+    const v = verdictOf(round(three({ a: { state: 'unreachable' }, b: { state: 'unreachable' } })));
+    const unknown = v.reasons.find((r) => r.code === 'QUORUM_MARGIN_UNKNOWN');
+    expect(unknown?.message).toBe(
+      'a read passed consensus through m-c, so a leader holds a quorum, but etcd-probe saw only 1 of 3 voting members healthy, 2 required: m-a, m-b did not answer it or failed the read, so how many more members may fail is unknown',
+    );
+    expect(unknown?.hint).toMatch(/only unreachable from etcd-probe/);
+  });
+
   it('names the leader, and the leader of the highest term when members disagree', () => {
-    expect(verdictOf(round(three())).leader).toEqual({ id: 'a', name: 'm-a' });
+    expect(verdictOf(round(three())).leader).toEqual({ id: 'a', name: 'm-a', reachable: true, term: 2 });
     const v = verdictOf(round(three({ a: { leaderId: 'b', raftTerm: 5 }, b: { leaderId: 'b', raftTerm: 5 }, c: { leaderId: 'a', raftTerm: 4 } })));
-    expect(v.leader).toEqual({ id: 'b', name: 'm-b' });
+    expect(v.leader).toEqual({ id: 'b', name: 'm-b', reachable: true, term: 5 });
     expect(v.reasons[0]?.message).toMatch(/m-a, m-b follow m-b \(term 5\); m-c follows m-a \(term 4\)/);
   });
 
@@ -370,6 +563,12 @@ describe('judge: the verdict table', () => {
     expect(v.reasons.find((r) => r.code === 'CLUSTER_ID_MISMATCH')?.message).toBe('https://m-c:2379 answers for cluster beef, not c1a55e');
   });
 
+  it("MEMBER_ID_MISMATCH names the place, the member expected and the one that answered", () => {
+    const v = verdictOf(round(three({ c: { answersAs: 'b' } })));
+    expect(v.reasons[0]?.message).toBe("m-c: https://m-c:2379 is an advertised client URL of m-c, but answered as member b: its answer is not trusted");
+    expect(v.reasons[0]?.member).toEqual({ id: 'c', name: 'm-c' });
+  });
+
   it('lists every endpoint error when nothing answers', () => {
     const v = verdictOf(round([], { deadEndpoints: ['https://x:2379', 'https://y:2379'] }));
     expect(v.status).toBe('unhealthy');
@@ -383,18 +582,5 @@ describe('judge: the verdict table', () => {
   it('is pure: the same observations give the same verdict', () => {
     const observations = round(three({ c: { state: 'unreachable' } }));
     expect(verdictOf(observations)).toEqual(verdictOf(observations));
-  });
-});
-
-describe('httpStatusFor: the two policies', () => {
-  it.each([
-    ['healthy', 'quorum', 200],
-    ['healthy', 'strict', 200],
-    ['degraded', 'quorum', 200],
-    ['degraded', 'strict', 503],
-    ['unhealthy', 'quorum', 503],
-    ['unhealthy', 'strict', 503],
-  ] as const)('%s under %s → %i', (status, policy, code) => {
-    expect(httpStatusFor(status, policy)).toBe(code);
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { POLICIES, type Policy } from '../../config/config.ts';
-import { httpStatusFor } from '../../probe/verdict.ts';
+import { httpStatusFor } from '../policy-status.ts';
 import { healthzDocument } from '../documents.ts';
 import { renderHealthzText } from '../healthz-text.ts';
 import { prefersText } from '../negotiate.ts';

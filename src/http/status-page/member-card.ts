@@ -1,3 +1,4 @@
+import { label } from '../../probe/reason.ts';
 import { dbSizeBar } from './db-size-bar.ts';
 import { html, type SafeHtml } from './html.ts';
 import type { MemberDoc } from './page-model.ts';
@@ -20,10 +21,6 @@ export function memberState(m: MemberDoc): MemberState {
   return m.error ? 'unreachable' : 'unknown';
 }
 
-/** How the page names a member: its name, or its hex ID when it has none. */
-export function memberTitle(m: Pick<MemberDoc, 'id' | 'name'>): string {
-  return m.name === '' ? `member ${m.id}` : m.name;
-}
 
 function fact(term: string, value: SafeHtml | string): SafeHtml {
   return html`<dt>${term}</dt><dd>${value}</dd>`;
@@ -43,7 +40,7 @@ export function memberCard(m: MemberDoc, quotaBytes: number): SafeHtml {
   const s = m.status;
   const latency = m.latencyMs === null ? '' : ` · ${m.latencyMs} ms`;
   return html`<article class="member member-${state}" data-member-id="${m.id}">
-<header class="member-head"><h3>${memberTitle(m)}</h3>${m.isLeader && html`<span class="badge badge-leader">leader</span>`}${
+<header class="member-head"><h3>${label(m)}</h3>${m.isLeader && html`<span class="badge badge-leader">leader</span>`}${
     m.isLearner && html`<span class="badge badge-learner">learner</span>`
   }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}</header>
 <p class="state state-${state}"><span class="dot" aria-hidden="true"></span>${STATE_TEXT[state]}${latency}</p>

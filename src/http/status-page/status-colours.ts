@@ -1,4 +1,4 @@
-import type { HealthStatus } from '../../probe/verdict.ts';
+import type { HealthStatus } from '../../probe/health-status.ts';
 
 /** The banner colour of each verdict; also the favicon's, so a background tab shows the state. */
 export const STATUS_COLOURS: Readonly<Record<HealthStatus, string>> = {

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from './html.ts';
 import type { HealthDoc } from './page-model.ts';
-import { quorumSentence } from './quorum-sentence.ts';
+import { leaderSentence } from '../../probe/leader-sentence.ts';
+import { quorumSentence } from '../../probe/quorum-sentence.ts';
 
 /** The verdict in one capitalised word, as the banner and the tab title say it. */
 export const HEADLINE: Readonly<Record<HealthDoc['status'], string>> = {
@@ -10,8 +11,7 @@ export const HEADLINE: Readonly<Record<HealthDoc['status'], string>> = {
 };
 
 function leaderLine(health: HealthDoc): string {
-  if (!health.leader) return 'No leader';
-  return `Leader: ${health.leader.name === '' ? health.leader.id : health.leader.name}`;
+  return `Leader: ${leaderSentence(health).text}`;
 }
 
 /** The verdict as a coloured banner: status, quorum, leader, then every reason with its hint, most severe first. */

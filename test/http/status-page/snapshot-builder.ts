@@ -1,7 +1,6 @@
 import { statusPageModel, type StatusPageModel } from '../../../src/http/status-page/page-model.ts';
-import { buildClusterView } from '../../../src/probe/cluster-view.ts';
 import type { Snapshot } from '../../../src/probe/snapshot.ts';
-import { judge } from '../../../src/probe/verdict.ts';
+import { snapshotOf as judged } from '../../probe/snapshot-builder.ts';
 import { round, type FakeMember, type RoundOptions } from '../../probe/observation-builders.ts';
 
 // Snapshots built the way the prober builds them (observations -> view -> verdict), from fake rounds.
@@ -13,21 +12,7 @@ export const CHECKED_AT = Date.parse('2026-12-02T12:00:00.000Z');
 
 /** A snapshot of one fake round, judged against QUOTA (or the quota given). */
 export function snapshotOf(members: readonly FakeMember[], options: RoundOptions = {}, quotaBytes = QUOTA): Snapshot {
-  const observations = round(members, options);
-  const view = buildClusterView(observations);
-  // nodeGraceMs only matters to the Kubernetes modes' node checks (on main since this branch began);
-  // a variable rather than a literal, so that the extra field type-checks on either side of that merge.
-  const thresholds = { quotaBytes, maxRaftGap: 1000, nodeGraceMs: 120_000 };
-  return {
-    sequence: 1,
-    mode: 'static',
-    checkedAt: CHECKED_AT,
-    checkedAtIso: new Date(CHECKED_AT).toISOString(),
-    durationMs: 12.3,
-    observations,
-    view,
-    verdict: judge(view, thresholds, CHECKED_AT),
-  };
+  return judged(round(members, options), CHECKED_AT, { quotaBytes });
 }
 
 /** The page model of a snapshot read `ageMs` after its round finished. */

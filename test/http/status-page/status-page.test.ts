@@ -37,7 +37,7 @@ describe('the status page', () => {
   it.each([
     ['healthy', three(), 'No findings: every check passed.'],
     ['degraded', three({ c: { state: 'unreachable' } }), 'MEMBER_UNREACHABLE'],
-    ['unhealthy', three({ b: { state: 'unreachable' }, c: { state: 'unreachable' } }), 'QUORUM_LOST'],
+    ['unhealthy', three({ a: { state: 'unhealthy' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } }), 'QUORUM_LOST'],
   ] as const)('shows a %s verdict as a banner of that colour, with its reasons and hints', (status, members, text) => {
     const model = modelOf(snapshotOf(members));
     const out = renderStatusFragment(model).markup;
@@ -74,7 +74,7 @@ describe('the status page', () => {
 
   it('says when and how the round was checked', () => {
     const out = page(three());
-    expect(out).toContain('Checked <time datetime="2026-12-02T12:00:00.000Z">2026-12-02 12:00:00 UTC</time> (round took 12 ms)');
+    expect(out).toContain('Checked <time datetime="2026-12-02T12:00:00.000Z">2026-12-02 12:00:00 UTC</time> (round took 5 ms)');
     expect(out).toContain('mode static · policy quorum · cache TTL 5 s · cluster <code>c1a55e</code>');
   });
 

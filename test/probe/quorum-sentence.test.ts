@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { quorumSentence } from '../../../src/http/status-page/quorum-sentence.ts';
-import { three } from '../../probe/observation-builders.ts';
-import { modelOf, snapshotOf } from './snapshot-builder.ts';
+import { quorumSentence } from '../../src/probe/quorum-sentence.ts';
+import { modelOf, snapshotOf } from '../http/status-page/snapshot-builder.ts';
+import { three } from './observation-builders.ts';
 
 function sentence(...args: Parameters<typeof snapshotOf>): string {
   return quorumSentence(modelOf(snapshotOf(...args)).health);
@@ -11,11 +11,20 @@ describe('quorumSentence', () => {
   it.each([
     ['all healthy', three(), '3 of 3 voting members healthy, can lose 1 more'],
     ['one down', three({ c: { state: 'unreachable' } }), '2 of 3 voting members healthy, can lose 0 more'],
-    ['two down', three({ b: { state: 'unreachable' }, c: { state: 'unreachable' } }), '1 of 3 voting members healthy, 2 needed: quorum lost'],
+    [
+      'two down',
+      three({ a: { state: 'unhealthy' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } }),
+      '1 of 3 voting members answer, 2 needed: quorum lost',
+    ],
     [
       'two not probed (they may still vote)',
       three({ b: { state: 'unprobed' }, c: { state: 'unprobed' } }),
-      '1 of 3 voting members healthy, 2 needed: the others could not be checked',
+      '1 of 3 voting members healthy, 2 needed: a read passed consensus, the others could not be checked',
+    ],
+    [
+      'an election (a majority answers, no read passes)',
+      three({ a: { state: 'unreachable' }, b: { state: 'unhealthy' }, c: { state: 'unhealthy' } }),
+      '2 of 3 voting members answer, 2 needed, but no read passed consensus: no leader confirmed yet',
     ],
     [
       'a learner',

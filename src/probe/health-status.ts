@@ -1,0 +1,2 @@
+/** The cluster's health in one word. */
+export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';

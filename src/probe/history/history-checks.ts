@@ -1,0 +1,102 @@
+import { label, reason, type Reason } from '../reason.ts';
+import type { MemberState, ObservedRound, RoundRecord } from './round-record.ts';
+import { electionsBetween } from './transitions.ts';
+
+/** The limits of the checks that read recent rounds. */
+export interface HistoryThresholds {
+  /** FREQUENT_LEADER_CHANGES at this many elections or more within leaderChangesWindowMs (etcd mixin: 4 in 15m). */
+  readonly leaderChangesMax: number;
+  readonly leaderChangesWindowMs: number;
+  /** MEMBER_FLAPPING at this many state changes or more within flapWindowMs. */
+  readonly flapChangesMax: number;
+  readonly flapWindowMs: number;
+  /** MEMBER_STALLED when a member's applied index stays put over this many rounds while the leader's moves. */
+  readonly stallRounds: number;
+}
+
+type Round = ObservedRound | RoundRecord;
+
+function minutes(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`;
+}
+
+function clock(at: number): string {
+  return new Date(at).toISOString().slice(11, 19);
+}
+
+/** The rounds within `windowMs` before the current one, then the current one. */
+function lookback(past: readonly RoundRecord[], current: ObservedRound, windowMs: number): Round[] {
+  return [...past.filter((r) => r.at >= current.at - windowMs && r.at < current.at), current];
+}
+
+/** FREQUENT_LEADER_CHANGES: elections (leader changes, and term jumps between rounds) within the window. */
+export function judgeLeaderChanges(past: readonly RoundRecord[], current: ObservedRound, t: HistoryThresholds): Reason[] {
+  const led = lookback(past, current, t.leaderChangesWindowMs).filter((r) => r.leader !== null);
+  const changes: string[] = [];
+  let elections = 0;
+  for (let i = 1; i < led.length; i++) {
+    const [before, after] = [led[i - 1] as Round, led[i] as Round];
+    const n = electionsBetween(before, after);
+    if (n === 0) continue;
+    elections += n;
+    const to = after.leader ? label(after.leader) : '?';
+    changes.push(`${clock(after.at)} ${before.leader ? label(before.leader) : '?'} → ${to}${n > 1 ? ` (${n} elections, term ${before.term} → ${after.term})` : ''}`);
+  }
+  if (elections < t.leaderChangesMax) return [];
+  return [
+    reason(
+      'FREQUENT_LEADER_CHANGES',
+      `${elections} leader elections in the last ${minutes(t.leaderChangesWindowMs)} (${t.leaderChangesMax} or more is frequent): ${changes.slice(-6).join('; ')}`,
+    ),
+  ];
+}
+
+/** MEMBER_FLAPPING: members whose state changed too often within the window. */
+export function judgeFlapping(past: readonly RoundRecord[], current: ObservedRound, t: HistoryThresholds): Reason[] {
+  const rounds = lookback(past, current, t.flapWindowMs);
+  const reasons: Reason[] = [];
+  for (const m of current.members) {
+    const states: MemberState[] = rounds.flatMap((r) => r.members.find((x) => x.id === m.id)?.state ?? []);
+    const path = states.filter((s, i) => i === 0 || s !== states[i - 1]);
+    const changes = path.length - 1;
+    if (changes < t.flapChangesMax) continue;
+    reasons.push(
+      reason('MEMBER_FLAPPING', `${label(m)} changed state ${changes} times in the last ${minutes(t.flapWindowMs)} (${path.slice(-8).join(' → ')})`, {
+        member: m,
+      }),
+    );
+  }
+  return reasons;
+}
+
+/** MEMBER_STALLED: a member whose applied index did not move over the last rounds while the leader's did. */
+export function judgeStalls(past: readonly RoundRecord[], current: ObservedRound, t: HistoryThresholds): Reason[] {
+  const leader = current.leader;
+  if (!leader || t.stallRounds < 2) return [];
+  const span = [...past.slice(-(t.stallRounds - 1)), current];
+  if (span.length < t.stallRounds) return [];
+  const appliedOf = (r: Round, id: string) => r.members.find((m) => m.id === id)?.applied ?? null;
+  const first = span[0] as Round;
+  const leaderFrom = appliedOf(first, leader.id);
+  const leaderTo = appliedOf(current, leader.id);
+  if (leaderFrom === null || leaderTo === null || leaderTo <= leaderFrom) return [];
+  const reasons: Reason[] = [];
+  for (const m of current.members) {
+    if (m.id === leader.id || m.applied === null) continue;
+    const applied = span.map((r) => appliedOf(r, m.id));
+    if (!applied.every((a) => a === m.applied)) continue;
+    reasons.push(
+      reason(
+        'MEMBER_STALLED',
+        `${label(m)}'s applied index stayed at ${m.applied} over the last ${t.stallRounds} rounds (${Math.round((current.at - first.at) / 100) / 10}s) while the leader ${label(leader)}'s went from ${leaderFrom} to ${leaderTo}`,
+        { member: m },
+      ),
+    );
+  }
+  return reasons;
+}
+
+/** Every finding that needs recent rounds: frequent elections, flapping members, stalled members. Pure. */
+export function judgeHistory(past: readonly RoundRecord[], current: ObservedRound, t: HistoryThresholds): Reason[] {
+  return [...judgeLeaderChanges(past, current, t), ...judgeFlapping(past, current, t), ...judgeStalls(past, current, t)];
+}
