@@ -1,6 +1,9 @@
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/** The unit tests' own temp folder: test/helpers/unit-tmpdir.ts fails the run when they leave anything in it. */
+const UNIT_TMPDIR = join(tmpdir(), `etcd-probe-unit-tests-${process.pid}`);
 
 // The integration suite starts real etcd clusters; on two cores, running those files one at a time
 // keeps the timing assertions (answer within timeout + 500 ms) meaningful. Both integration projects
@@ -23,6 +26,9 @@ const etcd35 = process.env.ETCD35_BIN ?? join(process.env.ETCD_NEWER_HOME ?? joi
 
 export default defineConfig({
   test: {
+    // The summary line (what ran, against which etcd, how long) ends every run; scripts/setup/run.sh adds it
+    // back when the command line names its own reporters (those replace these).
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       {
         extends: true,
@@ -30,6 +36,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/integration/**'],
+          env: { TMPDIR: UNIT_TMPDIR },
+          globalSetup: ['./test/helpers/unit-tmpdir.ts'],
         },
       },
       {

@@ -4,6 +4,7 @@ import { runCheck } from './cli/check.ts';
 import { parseCommandLine } from './cli/command-line.ts';
 import { EXIT_CONFIG, EXIT_SOFTWARE } from './cli/exit-codes.ts';
 import { serve } from './cli/serve.ts';
+import { packageVersion } from './cli/version.ts';
 import { ConfigError } from './config/config-error.ts';
 import { resolveConfig } from './config/resolve-config.ts';
 import { usage } from './config/usage.ts';
@@ -23,6 +24,10 @@ async function main(): Promise<void> {
   const line = parseCommandLine(process.argv.slice(2));
   if (line.help) {
     process.stdout.write(usage(line.help));
+    return;
+  }
+  if (line.version) {
+    process.stdout.write(`etcd-probe ${packageVersion()}\n`);
     return;
   }
   const result = resolveConfig({ env: process.env, argv: line.settings, now: new Date() });

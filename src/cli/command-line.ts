@@ -22,6 +22,8 @@ export interface CommandLine {
   readonly settings: readonly string[];
   /** Set when -h/--help appears: help is printed instead of running anything, whatever else is wrong. */
   readonly help: HelpTopic | null;
+  /** Set when -v/--version appears: the version is printed instead of running anything (help wins). */
+  readonly version: boolean;
   readonly errors: readonly ConfigError[];
 }
 
@@ -51,6 +53,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   }
   const rest = named ? argv.slice(1) : [...argv];
   const help = rest.some((a) => a === '-h' || a === '--help');
+  const version = rest.some((a) => a === '-v' || a === '--version');
   let output: OutputFormat = 'table';
   const settings: string[] = [];
   for (let i = 0; i < rest.length; i++) {
@@ -73,5 +76,5 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     else output = readOutput(value, source, errors);
   }
   const topic: HelpTopic | null = help ? (known ?? 'overview') : null;
-  return { command, output, settings, help: topic, errors };
+  return { command, output, settings, help: topic, version, errors };
 }

@@ -10,6 +10,7 @@ function settingRows(): string[] {
 
 const SETTINGS_INTRO = 'Every flag can be set by its environment variable; a flag wins over the variable.';
 const HELP_ROW = `${'  -h, --help'.padEnd(2 + 2 + 16 + 1 + 26 + 1)}show this help`;
+const VERSION_ROW = `${'  -v, --version'.padEnd(2 + 2 + 16 + 1 + 26 + 1)}print the version`;
 
 const TOPICS: Readonly<Record<HelpTopic, { readonly head: readonly string[]; readonly exits: readonly string[] }>> = {
   overview: {
@@ -51,5 +52,5 @@ const TOPICS: Readonly<Record<HelpTopic, { readonly head: readonly string[]; rea
 /** The --help text of a command (or the overview), its flag rows generated from the settings table. */
 export function usage(topic: HelpTopic = 'overview'): string {
   const { head, exits } = TOPICS[topic];
-  return [...head, '', SETTINGS_INTRO, '', ...settingRows(), HELP_ROW, '', ...exits, ''].join('\n');
+  return [...head, '', SETTINGS_INTRO, '', ...settingRows(), HELP_ROW, VERSION_ROW, '', ...exits, ''].join('\n');
 }

@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkBearer, readTokenFile, tokenDigest } from '../../src/auth/bearer-token.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-token-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function tokenFile(name: string, content: string): { path: string; source: string } {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -1,7 +1,7 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { tokenDigest } from '../../src/auth/bearer-token.ts';
 import { TokenFile } from '../../src/auth/token-file.ts';
 import type { ReloadFailure } from '../../src/tls/tls-file-reloader.ts';
@@ -9,6 +9,7 @@ import type { ReloadFailure } from '../../src/tls/tls-file-reloader.ts';
 describe('TokenFile', () => {
   it('takes a changed token into use, accepts none while the file is broken (fail closed), recovers, and reports each change once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-token-file-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'token');
     writeFileSync(path, 'first\n');
     const failures: ReloadFailure[] = [];

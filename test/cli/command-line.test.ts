@@ -5,7 +5,7 @@ const messages = (argv: string[]) => parseCommandLine(argv).errors.map((e) => e.
 
 describe('parseCommandLine', () => {
   it('runs serve when no command is named, passing every flag on to the settings', () => {
-    expect(parseCommandLine([])).toEqual({ command: 'serve', output: 'table', settings: [], help: null, errors: [] });
+    expect(parseCommandLine([])).toEqual({ command: 'serve', output: 'table', settings: [], help: null, version: false, errors: [] });
     const line = parseCommandLine(['--endpoints', 'http://a:2379', '--timeout=1s']);
     expect(line.command).toBe('serve');
     expect(line.settings).toEqual(['--endpoints', 'http://a:2379', '--timeout=1s']);
@@ -62,5 +62,14 @@ describe('parseCommandLine', () => {
     [['--timeout=abc', '--help'], 'overview'],
   ])('asks for help from %j: %s', (argv, topic) => {
     expect(parseCommandLine(argv).help).toBe(topic);
+  });
+
+  it.each([[['--version']], [['-v']], [['check', '--version']], [['--timeout=abc', '-v']]])('asks for the version from %j', (argv) => {
+    expect(parseCommandLine(argv).version).toBe(true);
+  });
+
+  it('does not take a value that merely contains "version" for the flag', () => {
+    expect(parseCommandLine(['--endpoints=http://version:2379']).version).toBe(false);
+    expect(parseCommandLine(['-vv']).version).toBe(false);
   });
 });

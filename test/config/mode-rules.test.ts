@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { makeCa } from '../fixtures/certs.ts';
 import { errorsOf, ok, resolve } from './resolve-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-mode-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KUBECONFIG = join(dir, 'kubeconfig');
 writeFileSync(KUBECONFIG, 'apiVersion: v1\nkind: Config\n');
 // A stand-in of what Kubernetes gives every pod: the API service's address and a service account.

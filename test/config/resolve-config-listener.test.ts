@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTestPki, type PkiFiles } from '../fixtures/certs.ts';
 import { errorsOf, ok, resolve } from './resolve-helpers.ts';
 
@@ -16,6 +16,10 @@ beforeAll(async () => {
   pki = await writeTestPki(dir);
   tokenFile = join(dir, 'token');
   writeFileSync(tokenFile, 'abc123\n');
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the bearer token', () => {

@@ -27,6 +27,7 @@ describe('usage', () => {
   it('names --help, the precedence of flags, and the exit codes', () => {
     expect(lines[0]).toBe('Usage: etcd-probe [serve|check] [flags]');
     expect(lines.some((l) => /^ {2}-h, --help\s+show this help$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^ {2}-v, --version\s+print the version$/.test(l))).toBe(true);
     expect(usage()).toContain('a flag wins over the variable');
     expect(usage()).toContain('78 on a configuration error');
   });

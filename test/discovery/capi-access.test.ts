@@ -10,6 +10,9 @@ import { makeCa } from '../fixtures/certs.ts';
 // mints, when it renews, when a rotated CA or kubeconfig makes a new generation. Real etcd accepting the
 // minted certificate is tested in test/integration/kube-modes.test.ts.
 
+// Each read's deadline: generous, so that a loaded machine never turns a slow key generation into a failure.
+const DEADLINE_MS = 10_000;
+
 const KUBECONFIG = (server: string) => `apiVersion: v1
 kind: Config
 clusters: [{ name: w, cluster: { server: '${server}' } }]
@@ -66,7 +69,7 @@ describe('CapiAccess', () => {
     let now = Date.parse('2026-12-02T00:00:00Z');
     const access = new CapiAccess({ management: connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 60_000, now: () => now });
 
-    const first = await access.resolve(1000);
+    const first = await access.resolve(DEADLINE_MS);
     expect(first.generation).toBe(1);
     expect(first.connection.server).toBe('https://workload:6443');
     expect(new X509Certificate(first.tls.cert!).checkIssued(new X509Certificate(ca.cert))).toBe(true);
@@ -75,16 +78,16 @@ describe('CapiAccess', () => {
     expect(versionReads).toEqual(['default/w1-etcd']);
 
     now += 30_000; // within the refresh interval: nothing is read, nothing changes
-    expect(await access.resolve(1000)).toBe(first);
+    expect(await access.resolve(DEADLINE_MS)).toBe(first);
     expect(reads).toHaveLength(2);
 
     now += 60_000; // refreshed: the kubeconfig is re-read, <name>-etcd only by its version (its key stays on the server)
-    expect(await access.resolve(1000)).toBe(first);
+    expect(await access.resolve(DEADLINE_MS)).toBe(first);
     expect(reads).toEqual(['default/w1-kubeconfig', 'default/w1-etcd', 'default/w1-kubeconfig']);
     expect(versionReads).toHaveLength(2);
 
     now = Date.parse('2026-12-02T00:00:00Z') + (MINTED_VALIDITY_MS * 2) / 3 + 1; // renewal due: the key is read to mint
-    const renewed = await access.resolve(1000);
+    const renewed = await access.resolve(DEADLINE_MS);
     expect(reads.filter((r) => r === 'default/w1-etcd')).toHaveLength(2);
     // Every copy of the CA key handed over was zeroed once the certificate was minted.
     expect(keys).toHaveLength(2);
@@ -103,11 +106,11 @@ describe('CapiAccess', () => {
     const { connection, reads, keys } = management(secrets);
     let now = Date.parse('2026-12-02T00:00:00Z');
     const access = new CapiAccess({ management: connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: () => now });
-    const first = await access.resolve(1000);
+    const first = await access.resolve(DEADLINE_MS);
     // Relabelled, same CA: a new version, so it is read whole, but nothing is minted.
     secrets.set('w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key, note: 'relabelled' });
     now += 2000;
-    expect(await access.resolve(1000)).toBe(first);
+    expect(await access.resolve(DEADLINE_MS)).toBe(first);
     expect(reads.filter((r) => r === 'default/w1-etcd')).toHaveLength(2);
     expect(keys).toHaveLength(2);
     for (const key of keys) expect(key.every((byte) => byte === 0)).toBe(true);
@@ -122,18 +125,18 @@ describe('CapiAccess', () => {
     const { connection } = management(secrets);
     let now = Date.parse('2026-12-02T00:00:00Z');
     const access = new CapiAccess({ management: connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: () => now });
-    const first = await access.resolve(1000);
+    const first = await access.resolve(DEADLINE_MS);
 
     const rotated = await makeCa('etcd-ca-2');
     secrets.set('w1-etcd', { 'tls.crt': rotated.cert, 'tls.key': rotated.key });
     now += 2000;
-    const second = await access.resolve(1000);
+    const second = await access.resolve(DEADLINE_MS);
     expect(second.generation).toBe(first.generation + 1);
     expect(new X509Certificate(second.tls.cert!).checkIssued(new X509Certificate(rotated.cert))).toBe(true);
 
     secrets.set('w1-kubeconfig', { value: KUBECONFIG('https://moved:6443') });
     now += 2000;
-    const third = await access.resolve(1000);
+    const third = await access.resolve(DEADLINE_MS);
     expect(third.generation).toBe(second.generation + 1);
     expect(third.connection.server).toBe('https://moved:6443');
     expect(third.tls).toBe(second.tls);
@@ -150,7 +153,7 @@ describe('CapiAccess', () => {
     ];
     for (const [secrets, message] of cases) {
       const access = new CapiAccess({ management: management(secrets).connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: Date.now });
-      await expect(access.resolve(1000)).rejects.toThrow(message);
+      await expect(access.resolve(DEADLINE_MS)).rejects.toThrow(message);
     }
   });
 });

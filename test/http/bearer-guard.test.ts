@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { isGuarded } from '../../src/http/bearer-guard.ts';
@@ -17,6 +17,7 @@ const TOKEN = 'Zm9vYmFy-token.1';
 const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-guard-'));
 const tokenPath = join(dir, 'token');
 writeFileSync(tokenPath, `${TOKEN}\n`);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let app: App | undefined;
 let logs: LogSink;

@@ -1,5 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { testTempDir } from '../helpers/temp-dir.ts';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
@@ -21,7 +21,7 @@ let logs: LogSink;
 let tokenPath: string;
 
 async function build(env: Record<string, string> = {}, withToken = true): Promise<App> {
-  const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-guarded-'));
+  const dir = testTempDir('etcd-probe-guarded-');
   tokenPath = join(dir, 'token');
   writeFileSync(tokenPath, `${TOKEN}\n`);
   const auth = withToken ? { ETCD_PROBE_AUTH_TOKEN_FILE: tokenPath } : {};

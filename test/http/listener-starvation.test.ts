@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { testTempDir } from '../helpers/temp-dir.ts';
+import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LISTENER_LIMITS } from '../../src/http/listener-options.ts';
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 async function httpsService(ca: TestCa, env: Record<string, string>): Promise<RunningService> {
-  const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-starve-'));
+  const dir = testTempDir('etcd-probe-starve-');
   const pair = await issue(ca, { commonName: 'listener', server: true, ips: ['127.0.0.1'] });
   writeFileSync(join(dir, 'tls.crt'), pair.cert);
   writeFileSync(join(dir, 'tls.key'), pair.key);

@@ -128,6 +128,12 @@ describe('etcd-probe check against a real cluster', () => {
     expect(r.stderr).toBe('');
   });
 
+  it.each([[['--version']], [['-v']], [['check', '--version']]])('prints the version from package.json for %j and exits 0, whatever the settings', async (args) => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const r = await run(args, { ETCD_PROBE_TIMEOUT: 'not a duration' });
+    expect(r).toMatchObject({ code: 0, stdout: `etcd-probe ${version}\n`, stderr: '' });
+  });
+
   it('exits 1 (degraded) with one member killed, naming it in the table and the reasons', async () => {
     const [victim] = (await cluster.followerIndexes()) as [number];
     await cluster.kill(victim);
@@ -177,6 +183,9 @@ describe('the package bin', () => {
       expect(help.stderr).toBe("");
       expect(help.status).toBe(0);
       expect(help.stdout.split('\n')[0]).toBe('Usage: etcd-probe check [-o table|json] [flags]');
+      // package.json is found from the built files too (two levels up from dist/cli, as in the image).
+      const version = spawnSync(main, ['--version'], { encoding: 'utf8', env });
+      expect(version.stdout).toBe(`etcd-probe ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

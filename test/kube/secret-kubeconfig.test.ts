@@ -1,5 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { testTempDir } from '../helpers/temp-dir.ts';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +106,7 @@ describe('kubeconfigFromSecret', () => {
 
 describe("loadKubeConfig of the operator's file", () => {
   it('reports a YAML mistake by line, never quoting the file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-kubeconfig-file-'));
+    const dir = testTempDir('etcd-probe-kubeconfig-file-');
     const path = join(dir, 'kubeconfig');
     writeFileSync(path, `apiVersion: v1\nusers:\n- name: u\n  user:\n    token: ${SECRET}\n   oops: x: y\n`);
     expect(() => loadKubeConfig({ kind: 'file', path })).toThrow(new RegExp(`^kubeconfig ${path}: not valid YAML at line \\d+, column \\d+ \\([a-z ]+\\)$`));

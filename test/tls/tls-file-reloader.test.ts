@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TlsFileReloader, type ReloadFailure } from '../../src/tls/tls-file-reloader.ts';
 import { loadTlsMaterial, type TlsFiles, type TlsMaterial } from '../../src/tls/tls-files.ts';
 import { issue, makeCa, type PemPair } from '../fixtures/certs.ts';
@@ -14,6 +14,13 @@ beforeAll(async () => {
   first = await issue(ca, { commonName: 'first', client: true });
   second = await issue(ca, { commonName: 'second', client: true });
 });
+
+/** A folder for one test, removed when it finishes. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-reload-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 function setup(dir: string): { files: TlsFiles; reloader: TlsFileReloader; reloaded: TlsMaterial[]; failures: ReloadFailure[] } {
   const files: TlsFiles = {
@@ -34,7 +41,7 @@ function write(dir: string, pair: PemPair): void {
 
 describe('TlsFileReloader', () => {
   it('keeps the material while the files are unchanged, and takes changed files into use', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-reload-'));
+    const dir = tempDir();
     write(dir, first);
     const { reloader, reloaded, failures } = setup(dir);
     expect(reloader.refresh()).toBe(false);
@@ -49,7 +56,7 @@ describe('TlsFileReloader', () => {
   });
 
   it('keeps the previous material when a new file is broken, and reports it once per change, naming file and setting', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-reload-'));
+    const dir = tempDir();
     write(dir, first);
     const { reloader, failures } = setup(dir);
     writeFileSync(join(dir, 'tls.crt'), 'not a certificate');
@@ -72,7 +79,7 @@ describe('TlsFileReloader', () => {
   });
 
   it('follows a Kubernetes Secret volume swapping its ..data symlink', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-reload-'));
+    const dir = tempDir();
     const v1 = join(dir, '..v1');
     const v2 = join(dir, '..v2');
     mkdirSync(v1);
@@ -92,7 +99,7 @@ describe('TlsFileReloader', () => {
   });
 
   it('keeps the previous material when the owner cannot use the new one', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-reload-'));
+    const dir = tempDir();
     write(dir, first);
     const files: TlsFiles = {
       ca: { path: null, source: 'ETCD_PROBE_TLS_CLIENT_CA' },
