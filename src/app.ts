@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
 import type { Config, InClusterAccess } from './config/config.ts';
-import type { MemberSource } from './discovery/member-source.ts';
-import { createSource } from './discovery/create-source.ts';
+import { buildProbeCore, thresholdsOf } from './core/probe-core.ts';
+import type { DiscoveredSource } from './discovery/discovered-source.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import { createListener } from './http/listener.ts';
@@ -20,9 +20,7 @@ import { statusPageRoutes } from './http/routes/status-page.ts';
 import { createVerdictLogger } from './log/verdict-logger.ts';
 import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { ProbeMetrics } from './metrics/probe-metrics.ts';
-import type { HistoryLimits } from './probe/history/round-history.ts';
-import type { Thresholds } from './probe/member-checks.ts';
-import { Prober } from './probe/prober.ts';
+import type { Prober } from './probe/prober.ts';
 import { RoundCache } from './probe/round-cache.ts';
 import type { Snapshot } from './probe/snapshot.ts';
 import { recordExpiry, reloadReporter } from './tls/reload-reporter.ts';
@@ -43,7 +41,7 @@ export interface AppOptions {
   /** The API server and service-account files when a setting says `in-cluster` (ConfigResult's inCluster). */
   readonly inCluster?: InClusterAccess | null;
   /** Where the members are and how to reach them; defaults to the source the config selects. */
-  readonly source?: MemberSource;
+  readonly source?: DiscoveredSource;
   readonly lifecycle?: Lifecycle;
   /** etcd client TLS files, re-read at the start of a round when they changed; absent: `tls` is fixed. */
   readonly tlsFiles?: TlsFiles;
@@ -66,56 +64,6 @@ export interface App {
   readonly secure: boolean;
   /** Every route registered, as `METHOD /url`, so tests can hold openapi.yaml to it. */
   readonly routes: readonly string[];
-}
-
-/** A prober and the member source it reads, built from config; `close()` releases both. */
-export interface ProbeCore {
-  readonly prober: Prober;
-  readonly source: MemberSource;
-  close(): Promise<void>;
-}
-
-/** The limits the verdict judges a round by, as configured. */
-export function thresholdsOf(config: Config): Thresholds {
-  return {
-    quotaBytes: config.quotaBytes,
-    maxRaftGap: config.maxRaftGap,
-    nodeGraceMs: config.nodeGraceMs,
-    electionGraceMs: config.electionGraceMs,
-    leaderChangesMax: config.leaderChangesMax,
-    leaderChangesWindowMs: config.leaderChangesWindowMs,
-    flapChangesMax: config.flapChangesMax,
-    flapWindowMs: config.flapWindowMs,
-    stallRounds: config.stallRounds,
-  };
-}
-
-/** How much round history the prober keeps, as configured: at least as far back as the verdict's checks look. */
-export function historyLimitsOf(config: Config): HistoryLimits {
-  return {
-    windowMs: config.historyWindowMs,
-    maxBytes: config.historyMaxBytes,
-    checksMs: Math.max(config.leaderChangesWindowMs, config.flapWindowMs),
-  };
-}
-
-/**
- * Builds the prober the way every command does (the server and `etcd-probe check`), so that how the
- * member source is chosen from config lives in one place.
- */
-export async function buildProbeCore(options: Pick<AppOptions, 'config' | 'tls' | 'now' | 'source' | 'inCluster'> & { readonly etcdTls?: TlsProvider }): Promise<ProbeCore> {
-  const { config } = options;
-  const now = options.now ?? Date.now;
-  const source = options.source ?? (await createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null }));
-  const prober = new Prober({ source, thresholds: thresholdsOf(config), history: historyLimitsOf(config), now });
-  return {
-    prober,
-    source,
-    async close() {
-      prober.close();
-      await source.close();
-    },
-  };
 }
 
 /** Builds the service (routes, probe, cache, metrics) without listening; closing the server closes it all. */

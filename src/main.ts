@@ -7,7 +7,7 @@ import { serve } from './cli/serve.ts';
 import { packageVersion } from './cli/version.ts';
 import { ConfigError } from './config/config-error.ts';
 import { resolveConfig } from './config/resolve-config.ts';
-import { usage } from './config/usage.ts';
+import { usage } from './cli/usage.ts';
 import { createLogger, stderrDestination } from './log/logger.ts';
 
 function routeProcessWarnings(logger: Logger): void {

@@ -1,6 +1,6 @@
-import { buildProbeCore, thresholdsOf, type ProbeCore } from '../app.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { Config, InClusterAccess } from '../config/config.ts';
+import { buildProbeCore, thresholdsOf, type ProbeCore } from '../core/probe-core.ts';
 import { healthzDocument } from '../http/documents.ts';
 import { project, type Projection } from '../probe/disruption.ts';
 import { findMember, knownMembers } from '../probe/find-member.ts';

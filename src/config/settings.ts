@@ -1,4 +1,5 @@
 import { CONNECTS, LOG_LEVELS, POLICIES, type Config } from './config.ts';
+import { DEFAULT_GUARDED_ROUTES, ROUTE_PATHS } from './route-paths.ts';
 import {
   parseBoolean,
   parseBytes,
@@ -12,7 +13,6 @@ import {
   parseOneOf,
   parseRoutePaths,
 } from './value-parsers.ts';
-import { DEFAULT_GUARDED_ROUTES, ROUTE_PATHS } from '../http/route-paths.ts';
 
 /** The settings a user sets; `mode` is derived from them. */
 export type SettingKey = Exclude<keyof Config, 'mode'>;

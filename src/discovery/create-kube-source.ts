@@ -3,10 +3,10 @@ import { ConfigError } from '../config/config-error.ts';
 import { KubeConnection, loadKubeConfig } from '../kube/kube-connection.ts';
 import { KubeError } from '../kube/kube-error.ts';
 import { CapiAccess } from './capi-access.ts';
+import type { DiscoveredSource } from './discovered-source.ts';
 import { KubeconfigAccess } from './kubeconfig-access.ts';
 import { KubeSource } from './kube-source.ts';
-import type { MemberSource } from './member-source.ts';
-import type { SourceInputs } from './create-source.ts';
+import type { SourceInputs } from './source-inputs.ts';
 
 /** Secrets (TLS, Cluster API kubeconfig and CA) are re-read this often, so that rotations are picked up. */
 export const SECRET_REFRESH_MS = 60_000;
@@ -27,7 +27,7 @@ function connectionTo(ref: KubeconfigRef, setting: string, inCluster: InClusterA
  * credentials missing) throws a ConfigError naming its setting. Loaded only in those modes: the
  * Kubernetes client costs some 90 MB of memory that static mode has no use for.
  */
-export function createKubeSource(inputs: SourceInputs): MemberSource {
+export function createKubeSource(inputs: SourceInputs): DiscoveredSource {
   const { config, tls, now } = inputs;
   const refreshMs = inputs.secretRefreshMs ?? SECRET_REFRESH_MS;
   const base = { nodeSelector: config.nodeSelector, timeoutMs: config.timeoutMs };

@@ -6,7 +6,7 @@ import type { KubeFacts, ListedMember, NodeFacts, PodFacts, Transport } from '..
 import type { ProbeTarget } from '../probe/probe-target.ts';
 import type { ProbeError } from '../probe/outcome.ts';
 import { directEndpoint } from './direct-endpoint.ts';
-import type { MemberSource } from './member-source.ts';
+import type { DiscoveredSource } from './discovered-source.ts';
 import { RefusedMemberClient } from './refused-member-client.ts';
 import { TunnelledMemberClient } from './tunnelled-member-client.ts';
 import type { WorkloadAccess, WorkloadCredentials } from './workload-access.ts';
@@ -59,7 +59,7 @@ function mergeNodes(lists: readonly (readonly ListedNode[])[]): ListedNode[] {
  * once per round, in parallel with probing the members it knew; when it fails, the last known members
  * are still probed and the failure is reported once (as KUBE_API_UNREACHABLE or KUBE_API_REFUSED).
  */
-export class KubeSource implements MemberSource {
+export class KubeSource implements DiscoveredSource {
   readonly mode: string;
   readonly #options: KubeSourceOptions;
   readonly #plans = new Map<string, Plan>();

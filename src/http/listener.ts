@@ -15,7 +15,7 @@ import { installClientCertificateGuard } from './client-certificate-guard.ts';
 import { limitConnectionsPerClient } from './connection-limits.ts';
 import { httpServerOptions, httpsServerOptions, LISTENER_LIMITS, secureContextOptions } from './listener-options.ts';
 import { installResponseHeaders } from './response-headers.ts';
-import { SERVICE_PROBE_PATHS } from './route-paths.ts';
+import { SERVICE_PROBE_PATHS } from '../config/route-paths.ts';
 
 /** How often the listener's certificate and token files are checked for changes, by default. */
 export const RELOAD_INTERVAL_MS = 5000;

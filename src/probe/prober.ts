@@ -1,7 +1,7 @@
-import type { MemberSource } from '../discovery/member-source.ts';
 import { ClientPool } from './client-pool.ts';
 import type { MemberView } from './cluster-view.ts';
 import type { Thresholds } from './member-checks.ts';
+import type { MemberSource } from './member-source.ts';
 import type { EndpointObservation, ListedMember } from './observations.ts';
 import type { ProbeTarget } from './probe-target.ts';
 import { RoundJudge } from './round-judge.ts';
@@ -50,14 +50,13 @@ export class Prober {
 
   /** Runs one round and judges it. Never throws for anything etcd or the network does. */
   async round(): Promise<Snapshot> {
-    // New credentials take effect for a whole round: no round mixes clients of old and new ones.
-    if (this.#options.source.refreshCredentials?.()) this.#pool.reset();
     const startedAt = this.#options.now();
     const started = performance.now();
     const previous = this.#judge.previous;
     const previousMembers = previous ? listedOf(previous.view.members) : [];
     const source = this.#options.source;
     // Discovery is refreshed while the members it knew are probed, so a round costs one deadline, not two.
+    // New credentials show as new target keys (MemberSource): the clients of the old keys are closed below.
     const refreshing = source.refresh ? source.refresh() : Promise.resolve(null);
     const first = await source.targets(previousMembers);
     let alarmKey = this.#alarmTarget(first, previous);

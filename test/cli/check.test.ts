@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildProbeCore } from '../../src/app.ts';
+import { buildProbeCore } from '../../src/core/probe-core.ts';
 import { renderCheck, runCheck } from '../../src/cli/check.ts';
 import { exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
-import type { MemberSource } from '../../src/discovery/member-source.ts';
+import type { MemberSource } from '../../src/probe/member-source.ts';
 import type { MemberClient } from '../../src/probe/member-client.ts';
 import type { EndpointObservation } from '../../src/probe/observations.ts';
 import { renderVerdictSummary } from '../../src/cli/verdict-summary.ts';

@@ -1,4 +1,4 @@
-import type { MemberSource } from '../../src/discovery/member-source.ts';
+import type { MemberSource } from '../../src/probe/member-source.ts';
 import type { MemberClient } from '../../src/probe/member-client.ts';
 import type { EndpointObservation } from '../../src/probe/observations.ts';
 

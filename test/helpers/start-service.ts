@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from '../../src/app.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
-import type { MemberSource } from '../../src/discovery/member-source.ts';
+import type { MemberSource } from '../../src/probe/member-source.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from './log-sink.ts';
 

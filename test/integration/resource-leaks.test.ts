@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
 import { StaticSource } from '../../src/discovery/static-source.ts';
-import { historyLimitsOf, thresholdsOf } from '../../src/app.ts';
+import { historyLimitsOf, thresholdsOf } from '../../src/core/probe-core.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { connectionsTo } from '../helpers/proc-sockets.ts';

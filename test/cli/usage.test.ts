@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.ts';
-import { usage } from '../../src/config/usage.ts';
+import { usage } from '../../src/cli/usage.ts';
 
 describe('usage', () => {
   const lines = usage().split('\n');

@@ -1,3 +1,6 @@
+// Here rather than in http/: ETCD_PROBE_AUTH_ROUTES is validated against these paths, and config imports nothing
+// of ours; http/ reads them from here.
+
 /** Every route path the service serves, without parameters (a test holds the app's routes to it). */
 export const ROUTE_PATHS: readonly string[] = ['/healthz/etcd', '/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment', '/livez', '/readyz', '/openapi.yaml'];
 

@@ -1,5 +1,5 @@
-import type { HelpTopic } from '../cli/command-line.ts';
-import { SETTINGS } from './settings.ts';
+import { SETTINGS } from '../config/settings.ts';
+import type { HelpTopic } from './command-line.ts';
 
 function settingRows(): string[] {
   return SETTINGS.map((s) => {

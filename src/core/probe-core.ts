@@ -1,0 +1,73 @@
+import type { Config, InClusterAccess } from '../config/config.ts';
+import { createSource } from '../discovery/create-source.ts';
+import type { DiscoveredSource } from '../discovery/discovered-source.ts';
+import type { HistoryLimits } from '../probe/history/round-history.ts';
+import type { Thresholds } from '../probe/member-checks.ts';
+import { Prober } from '../probe/prober.ts';
+import type { TlsMaterial } from '../tls/tls-files.ts';
+import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
+
+/** What the prober is built from; the clock and the member source can be injected. */
+export interface ProbeCoreOptions {
+  readonly config: Config;
+  /** etcd client TLS as read at start. */
+  readonly tls: TlsMaterial;
+  /** etcd client TLS re-read when its files change; absent: `tls` is fixed. */
+  readonly etcdTls?: TlsProvider;
+  /** Epoch milliseconds; defaults to Date.now. */
+  readonly now?: () => number;
+  /** Where the members are and how to reach them; defaults to the source the config selects. */
+  readonly source?: DiscoveredSource;
+  /** The API server and service-account files when a setting says `in-cluster`. */
+  readonly inCluster?: InClusterAccess | null;
+}
+
+/** A prober and the member source it reads, built from config; `close()` releases both. */
+export interface ProbeCore {
+  readonly prober: Prober;
+  readonly source: DiscoveredSource;
+  close(): Promise<void>;
+}
+
+/** The limits the verdict judges a round by, as configured. */
+export function thresholdsOf(config: Config): Thresholds {
+  return {
+    quotaBytes: config.quotaBytes,
+    maxRaftGap: config.maxRaftGap,
+    nodeGraceMs: config.nodeGraceMs,
+    electionGraceMs: config.electionGraceMs,
+    leaderChangesMax: config.leaderChangesMax,
+    leaderChangesWindowMs: config.leaderChangesWindowMs,
+    flapChangesMax: config.flapChangesMax,
+    flapWindowMs: config.flapWindowMs,
+    stallRounds: config.stallRounds,
+  };
+}
+
+/** How much round history the prober keeps, as configured: at least as far back as the verdict's checks look. */
+export function historyLimitsOf(config: Config): HistoryLimits {
+  return {
+    windowMs: config.historyWindowMs,
+    maxBytes: config.historyMaxBytes,
+    checksMs: Math.max(config.leaderChangesWindowMs, config.flapWindowMs),
+  };
+}
+
+/**
+ * Builds the prober the way every command does (the server and `etcd-probe check`), so that how the
+ * member source is chosen from config lives in one place.
+ */
+export async function buildProbeCore(options: ProbeCoreOptions): Promise<ProbeCore> {
+  const { config } = options;
+  const now = options.now ?? Date.now;
+  const source = options.source ?? (await createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null }));
+  const prober = new Prober({ source, thresholds: thresholdsOf(config), history: historyLimitsOf(config), now });
+  return {
+    prober,
+    source,
+    async close() {
+      prober.close();
+      await source.close();
+    },
+  };
+}
