@@ -3,11 +3,11 @@ import type { Logger } from 'pino';
 import { runCheck } from './cli/check.ts';
 import { parseCommandLine } from './cli/command-line.ts';
 import { EXIT_CONFIG, EXIT_SOFTWARE } from './cli/exit-codes.ts';
+import { loadConfig } from './cli/load-config.ts';
 import { serve } from './cli/serve.ts';
+import { usage } from './cli/usage.ts';
 import { packageVersion } from './cli/version.ts';
 import { ConfigError } from './config/config-error.ts';
-import { resolveConfig } from './config/resolve-config.ts';
-import { usage } from './cli/usage.ts';
 import { createLogger, stderrDestination } from './log/logger.ts';
 
 function routeProcessWarnings(logger: Logger): void {
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     process.stdout.write(`etcd-probe ${packageVersion()}\n`);
     return;
   }
-  const result = resolveConfig({ env: process.env, argv: line.settings, now: new Date() });
+  const result = loadConfig({ env: process.env, argv: line.settings, now: new Date() });
   const errors = [...line.errors, ...(result.ok ? [] : result.errors)];
   if (!result.ok || errors.length > 0) {
     for (const error of errors) process.stderr.write(`etcd-probe: ${error.message}\n`);

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { buildApp, type App } from '../app.ts';
 import { ConfigError } from '../config/config-error.ts';
-import type { ConfigResult } from '../config/resolve-config.ts';
 import { EXIT_CONFIG } from './exit-codes.ts';
+import type { ConfigResult } from './load-config.ts';
 
 /** How long a graceful shutdown may take (after ETCD_PROBE_SHUTDOWN_DELAY) before the process exits anyway. */
 export const SHUTDOWN_BOUND_MS = 10_000;

@@ -1,8 +1,6 @@
 import { ConfigError } from './config-error.ts';
 import type { Config, Mode } from './config.ts';
-import type { SettingKey } from './settings.ts';
-
-type Sources = Readonly<Partial<Record<SettingKey, string>>>;
+import type { SettingKey, Settings, Sources } from './settings.ts';
 
 /** The mode the settings select: a Cluster API cluster, a workload kubeconfig, or static endpoints. */
 export function modeOf(values: Pick<Config, 'capiCluster' | 'kubeconfig'>): Mode {
@@ -15,7 +13,7 @@ export function modeOf(values: Pick<Config, 'capiCluster' | 'kubeconfig'>): Mode
  * Settings that contradict the selected mode, each as an error naming the setting: a value that would
  * be silently ignored is a mistake the user wants to hear about.
  */
-export function modeConflicts(values: Omit<Config, 'mode'>, sources: Sources): ConfigError[] {
+export function modeConflicts(values: Settings, sources: Sources): ConfigError[] {
   const errors: ConfigError[] = [];
   const given = (key: SettingKey) => sources[key];
   const capi = given('capiCluster');

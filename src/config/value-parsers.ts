@@ -1,4 +1,3 @@
-import { accessSync, constants } from 'node:fs';
 import type { KubeconfigRef, ObjectRef } from './config.ts';
 import { ValueProblem } from './config-error.ts';
 import type { ListenAddress } from './config.ts';
@@ -158,17 +157,10 @@ export function parseObjectRef(raw: string): ObjectRef {
   return { namespace, name };
 }
 
-/** Parses a kubeconfig reference: `in-cluster`, or the path of a kubeconfig file (which must be readable). */
+/** Parses a kubeconfig reference: `in-cluster`, or the path of a kubeconfig file (read later, by the start-up's file step). */
 export function parseKubeconfigRef(raw: string): KubeconfigRef {
   const value = raw.trim();
-  if (value === 'in-cluster') return { kind: 'in-cluster' };
-  try {
-    accessSync(value, constants.R_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ValueProblem(`cannot read ${value}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code}`);
-  }
-  return { kind: 'file', path: value };
+  return value === 'in-cluster' ? { kind: 'in-cluster' } : { kind: 'file', path: value };
 }
 
 /** Checks a label selector's syntax loosely: comma-separated `key`, `!key`, `key=value`, `key!=value`. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { ciValues, render } from '../helpers/chart-render.ts';
 import { chartValues } from '../helpers/chart-values.ts';
 
@@ -122,7 +122,7 @@ describe('settings the chart passes to the service', () => {
       'config.policy': 'strict',
     });
     // The generated token is wired in, and the service's own token-file reader takes it.
-    const result = resolveConfig({ env: withTokenFile(pod), argv: [], now: new Date() });
+    const result = loadConfig({ env: withTokenFile(pod), argv: [], now: new Date() });
     if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
     expect(result.config).toMatchObject({
       endpoints: ['https://10.0.0.11:2379', 'https://10.0.0.12:2379', 'https://10.0.0.13:2379'],
@@ -147,7 +147,7 @@ describe('settings the chart passes to the service', () => {
       if (env.ETCD_PROBE_KUBECONFIG?.startsWith('/etc/etcd-probe/')) env.ETCD_PROBE_KUBECONFIG = standInKubeconfig();
       // What Kubernetes gives every pod, for the in-cluster modes: the API service's address and a service account.
       const pod = { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' };
-      const result = resolveConfig({ env: { ...pod, ...env }, argv: [], now: new Date(), serviceAccountDir: standInServiceAccount() });
+      const result = loadConfig({ env: { ...pod, ...env }, argv: [], now: new Date(), serviceAccountDir: standInServiceAccount() });
       expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([]);
     },
   );

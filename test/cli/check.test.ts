@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProbeCore } from '../../src/core/probe-core.ts';
 import { renderCheck, runCheck } from '../../src/cli/check.ts';
 import { exitCodeFor } from '../../src/cli/exit-codes.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import type { MemberSource } from '../../src/probe/member-source.ts';
 import type { MemberClient } from '../../src/probe/member-client.ts';
 import type { EndpointObservation } from '../../src/probe/observations.ts';
@@ -45,7 +45,7 @@ function scripted(members: FakeMember[]) {
 }
 
 async function check(members: FakeMember[], output: 'table' | 'json' = 'table', canStop: string | null = null) {
-  const result = resolveConfig({ env: {}, argv: [], now: new Date() });
+  const result = loadConfig({ env: {}, argv: [], now: new Date() });
   if (!result.ok) throw new Error('bad test config');
   const s = scripted(members);
   let out = '';

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { makeCa } from '../fixtures/certs.ts';
-import { errorsOf, ok, resolve } from './resolve-helpers.ts';
+import { errorsOf, ok, resolve } from '../cli/load-config-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-mode-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,7 +18,7 @@ writeFileSync(join(SERVICE_ACCOUNT, 'token'), 'token');
 const POD = { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' };
 
 function inPod(env: Record<string, string>) {
-  return resolveConfig({ env: { ...POD, ...env }, argv: [], now: new Date(), serviceAccountDir: SERVICE_ACCOUNT });
+  return loadConfig({ env: { ...POD, ...env }, argv: [], now: new Date(), serviceAccountDir: SERVICE_ACCOUNT });
 }
 
 describe('modes', () => {
@@ -42,7 +42,7 @@ describe('modes', () => {
     expect(errorsOf(resolve({ ETCD_PROBE_KUBECONFIG: 'in-cluster' }))).toEqual([
       'ETCD_PROBE_KUBECONFIG: in-cluster credentials need KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT, which Kubernetes sets in every pod: run inside a pod, or give a kubeconfig file',
     ]);
-    const noAccount = resolveConfig({ env: { ...POD, ETCD_PROBE_CAPI_CLUSTER: 'default/w' }, argv: [], now: new Date(), serviceAccountDir: join(dir, 'none') });
+    const noAccount = loadConfig({ env: { ...POD, ETCD_PROBE_CAPI_CLUSTER: 'default/w' }, argv: [], now: new Date(), serviceAccountDir: join(dir, 'none') });
     expect(noAccount.ok ? [] : noAccount.errors.map((e) => e.message)).toEqual([
       `ETCD_PROBE_MANAGEMENT_KUBECONFIG: in-cluster credentials need ${join(dir, 'none', 'ca.crt')}: is the service account token mounted (automountServiceAccountToken)?`,
       `ETCD_PROBE_MANAGEMENT_KUBECONFIG: in-cluster credentials need ${join(dir, 'none', 'token')}: is the service account token mounted (automountServiceAccountToken)?`,

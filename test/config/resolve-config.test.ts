@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.ts';
-import { sourceOf, type ConfigInput, type ConfigResult } from '../../src/config/resolve-config.ts';
-import { errorsOf, ok, resolve as resolveWith } from './resolve-helpers.ts';
+import type { ConfigInput, ConfigResult } from '../../src/cli/load-config.ts';
+import { resolveSettings, sourceOf } from '../../src/config/resolve-config.ts';
+import { SETTINGS } from '../../src/config/settings.ts';
+import { errorsOf, ok, resolve as resolveWith } from '../cli/load-config-helpers.ts';
 
 const NOW = new Date();
 
@@ -258,5 +260,18 @@ describe('sourceOf', () => {
     expect(sourceOf('certFile', { certFile: '--cert' })).toBe('--cert');
     expect(sourceOf('certFile', {})).toBe('ETCD_PROBE_CERT');
     expect(sourceOf('cacheTtlMs', {})).toBe('ETCD_PROBE_CACHE_TTL');
+  });
+});
+
+describe('resolveSettings', () => {
+  it('decodes every setting, each under its own key', () => {
+    expect(Object.keys(resolveSettings({ env: {}, argv: [] }).settings)).toEqual(SETTINGS.map((s) => s.key));
+  });
+
+  it('holds the default where the text is bad, so that the later checks still run', () => {
+    const { settings, errors } = resolveSettings({ env: { ETCD_PROBE_TIMEOUT: 'soon', ETCD_PROBE_CAPI_CLUSTER: 'nope' }, argv: [] });
+    expect(errors.map((e) => e.source)).toEqual(['ETCD_PROBE_TIMEOUT', 'ETCD_PROBE_CAPI_CLUSTER']);
+    expect(settings.timeoutMs).toBe(2000);
+    expect(settings.capiCluster).toBeNull();
   });
 });

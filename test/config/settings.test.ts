@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { SETTINGS } from '../../src/config/settings.ts';
 
 describe('SETTINGS', () => {
   it('has one setting per Config field (mode is derived)', () => {
-    const result = resolveConfig({ env: {}, argv: [], now: new Date() });
+    const result = loadConfig({ env: {}, argv: [], now: new Date() });
     if (!result.ok) throw new Error('the defaults must resolve');
     expect(SETTINGS.map((s) => s.key).sort()).toEqual(Object.keys(result.config).filter((k) => k !== 'mode').sort());
   });

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from '../../src/app.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import type { MemberSource } from '../../src/probe/member-source.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from './log-sink.ts';
@@ -13,7 +13,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Builds the app through the real config path (resolveConfig) and listens on 127.0.0.1:0. */
+/** Builds the app through the real config path (loadConfig) and listens on 127.0.0.1:0. */
 export async function startService(
   env: Record<string, string>,
   options: {
@@ -24,7 +24,7 @@ export async function startService(
     serviceAccountDir?: string;
   } = {},
 ): Promise<RunningService> {
-  const result = resolveConfig({
+  const result = loadConfig({
     env: { ETCD_PROBE_LOG_LEVEL: 'debug', ...env },
     argv: [],
     now: new Date(),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { isGuarded } from '../../src/http/bearer-guard.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from '../helpers/log-sink.ts';
@@ -23,7 +23,7 @@ let app: App | undefined;
 let logs: LogSink;
 
 async function build(env: Record<string, string> = {}): Promise<App> {
-  const result = resolveConfig({ env: { ETCD_PROBE_AUTH_TOKEN_FILE: tokenPath, ETCD_PROBE_LISTEN: '127.0.0.1:0', ...env }, argv: [], now: new Date() });
+  const result = loadConfig({ env: { ETCD_PROBE_AUTH_TOKEN_FILE: tokenPath, ETCD_PROBE_LISTEN: '127.0.0.1:0', ...env }, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
   logs = new LogSink();
   app = await buildApp({ config: result.config, tls: result.tls, auth: result.auth, logger: createLogger('trace', logs), source: scriptedSource(round(three()).endpoints) });
@@ -98,7 +98,7 @@ describe('the bearer guard', () => {
   });
 
   it('leaves every route open without a token file', async () => {
-    const result = resolveConfig({ env: {}, argv: [], now: new Date() });
+    const result = loadConfig({ env: {}, argv: [], now: new Date() });
     if (!result.ok) throw new Error('bad config');
     app = await buildApp({ config: result.config, tls: result.tls, logger: createLogger('silent'), source: scriptedSource(round(three()).endpoints) });
     expect((await inject('/members')).status).toBe(200);

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { eventually } from '../helpers/http.ts';
 import { LogSink } from '../helpers/log-sink.ts';
@@ -25,7 +25,7 @@ async function build(env: Record<string, string> = {}, withToken = true): Promis
   tokenPath = join(dir, 'token');
   writeFileSync(tokenPath, `${TOKEN}\n`);
   const auth = withToken ? { ETCD_PROBE_AUTH_TOKEN_FILE: tokenPath } : {};
-  const result = resolveConfig({ env: { ...auth, ETCD_PROBE_LISTEN: '127.0.0.1:0', ...env }, argv: [], now: new Date() });
+  const result = loadConfig({ env: { ...auth, ETCD_PROBE_LISTEN: '127.0.0.1:0', ...env }, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
   logs = new LogSink();
   // Member m-c is down: the verdict has a reason that names a member and its endpoint.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from '../helpers/log-sink.ts';
 import { checkResponse, openapi } from '../helpers/openapi.ts';
@@ -13,7 +13,7 @@ import { round, three } from '../probe/observation-builders.ts';
 let app: App | undefined;
 
 async function build(observations = round(three()).endpoints, env: Record<string, string> = {}): Promise<App> {
-  const result = resolveConfig({ env: { ETCD_PROBE_CACHE_TTL: '5s', ...env }, argv: [], now: new Date() });
+  const result = loadConfig({ env: { ETCD_PROBE_CACHE_TTL: '5s', ...env }, argv: [], now: new Date() });
   if (!result.ok) throw new Error('bad test config');
   app = await buildApp({ config: result.config, tls: result.tls, logger: createLogger('warn', new LogSink()), source: scriptedSource(observations) });
   return app;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { createSource } from '../../src/discovery/create-source.ts';
 import type { MemberSource } from '../../src/probe/member-source.ts';
 import { historyLimitsOf, thresholdsOf } from '../../src/core/probe-core.ts';
@@ -60,7 +60,7 @@ beforeAll(async () => {
     ETCD_PROBE_KEY: pki.clientKeyFile,
     ETCD_PROBE_TIMEOUT: '1s',
   };
-  const result = resolveConfig({ env, argv: [], now: new Date() });
+  const result = loadConfig({ env, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.join('\n'));
   const { config, tls } = result;
   source = await createSource({ config, tls: fixedTls(tls), now: Date.now });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
 import { StaticSource } from '../../src/discovery/static-source.ts';
 import { historyLimitsOf, thresholdsOf } from '../../src/core/probe-core.ts';
@@ -31,7 +31,7 @@ function heapMiB(): number {
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function newProber(): Prober {
-  const result = resolveConfig({ env: { ...clusterEnv(cluster), ETCD_PROBE_TIMEOUT: '1s' }, argv: [], now: new Date() });
+  const result = loadConfig({ env: { ...clusterEnv(cluster), ETCD_PROBE_TIMEOUT: '1s' }, argv: [], now: new Date() });
   if (!result.ok) throw new Error(result.errors.join('\n'));
   const { config, tls } = result;
   const source = new StaticSource({ endpoints: config.endpoints, discover: true, tls: fixedTls(tls), timeoutMs: config.timeoutMs });

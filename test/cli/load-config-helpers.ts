@@ -1,11 +1,11 @@
-import { resolveConfig, type ConfigInput, type ConfigResult } from '../../src/config/resolve-config.ts';
+import { loadConfig, type ConfigInput, type ConfigResult } from '../../src/cli/load-config.ts';
 
 /** A successfully resolved configuration. */
 export type Resolved = Extract<ConfigResult, { ok: true }>;
 
-/** resolveConfig with defaults for the parts a test does not care about. */
+/** loadConfig with defaults for the parts a test does not care about. */
 export function resolve(env: ConfigInput['env'] = {}, argv: readonly string[] = [], now = new Date()): ConfigResult {
-  return resolveConfig({ env, argv, now });
+  return loadConfig({ env, argv, now });
 }
 
 /** The config of a result that must have succeeded. */

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput, ConfigResult } from '../../src/config/resolve-config.ts';
-import { errorsOf, ok, resolve as resolveWith } from './resolve-helpers.ts';
+import type { ConfigInput, ConfigResult } from '../../src/cli/load-config.ts';
+import { errorsOf, ok, resolve as resolveWith } from './load-config-helpers.ts';
 import { issue, makeCa, writeTestPki, type PkiFiles } from '../fixtures/certs.ts';
 
 // The test PKI is valid around the real time; the expired and future certificates around this instant.
