@@ -98,8 +98,10 @@ describe(`etcd ${etcdVersion()}`, () => {
     try {
       const before = await client.maintenance.status();
       const cut = await cluster.isolateFromPeers(follower);
-      // Two election timeouts at most (raft randomizes them in [1 s, 2 s)), plus one, so that it campaigns.
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // It campaigns once its election timeout passes without the leader's heartbeats: then it has no
+      // leader (a 3.4 candidate has raised its term by then; a 3.5 pre-candidate has not).
+      const hasLeader = () => cluster.metric(follower, /^etcd_server_has_leader (\d+)/m);
+      await expect.poll(hasLeader, { timeout: 10_000, interval: 100 }).toBe(0);
       await cut.heal();
       await cluster.waitHealthy();
       const after = await cluster.client(await cluster.leaderIndex()).maintenance.status();

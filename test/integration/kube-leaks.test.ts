@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/cli/load-config.ts';
+import { historyLimitsOf, thresholdsOf } from '../../src/core/probe-core.ts';
 import { createSource } from '../../src/discovery/create-source.ts';
 import type { MemberSource } from '../../src/probe/member-source.ts';
-import { historyLimitsOf, thresholdsOf } from '../../src/core/probe-core.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
@@ -22,8 +22,10 @@ let cluster: EtcdCluster;
 let api: FakeKubeApiServer;
 let prober: Prober;
 let source: MemberSource;
+let kubeconfigDir: string;
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long a socket may take to close after its owner let go. */
+const POLL = { timeout: 5000, interval: 25 };
 
 function listeners(): number {
   return socketsOfThisProcess().filter((s) => s.listening).length + unixListenersOfThisProcess().length;
@@ -45,6 +47,7 @@ async function rounds(n: number): Promise<string> {
 }
 
 beforeAll(async () => {
+  kubeconfigDir = mkdtempSync(join(tmpdir(), 'etcd-probe-kube-leaks-'));
   cluster = await EtcdCluster.start({ size: 3, tls: true });
   api = await FakeKubeApiServer.start();
   cluster.members.forEach((m) => {
@@ -54,7 +57,7 @@ beforeAll(async () => {
   });
   const pki = cluster.pki!;
   const env = {
-    ETCD_PROBE_KUBECONFIG: await api.writeKubeconfig(mkdtempSync(join(tmpdir(), 'etcd-probe-kube-leaks-')), { auth: 'token' }),
+    ETCD_PROBE_KUBECONFIG: await api.writeKubeconfig(kubeconfigDir, { auth: 'token' }),
     ETCD_PROBE_CACERT: pki.caFile,
     ETCD_PROBE_CERT: pki.clientCertFile,
     ETCD_PROBE_KEY: pki.clientKeyFile,
@@ -72,6 +75,7 @@ afterAll(async () => {
   await source?.close();
   await api?.close();
   await cluster?.stop();
+  if (kubeconfigDir) rmSync(kubeconfigDir, { recursive: true, force: true });
 });
 
 describe('port-forward resources over many rounds', () => {
@@ -93,8 +97,7 @@ describe('port-forward resources over many rounds', () => {
     expect(api.openBackendSockets).toBe(3);
     expect(listeners() - listenersBefore).toBe(3);
     // The three WebSockets, and no API request connection left lingering (their dispatchers are closed).
-    await settle(100);
-    expect(apiConnections()).toBe(3);
+    await expect.poll(apiConnections, POLL).toBe(3);
 
     // A node whose tunnel the API server refuses, round after round: failures add no socket or listener.
     api.setPortForwardFailure('kube-system', 'etcd-m3', 'refuse');
@@ -102,19 +105,17 @@ describe('port-forward resources over many rounds', () => {
     await api.stop();
     await api.start();
     expect(await rounds(200)).toBe('degraded');
-    await settle(200);
-    expect(api.openTunnels).toBeLessThanOrEqual(3);
+    await expect.poll(() => api.openTunnels, POLL).toBeLessThanOrEqual(3);
     expect(listeners() - listenersBefore).toBe(3);
-    expect(apiConnections()).toBeLessThanOrEqual(3);
+    await expect.poll(apiConnections, POLL).toBeLessThanOrEqual(3);
     api.setPortForwardFailure('kube-system', 'etcd-m3', null);
 
     prober.close();
     await source.close();
-    await settle(300);
-    expect(api.openTunnels).toBe(0);
-    expect(api.openBackendSockets).toBe(0);
-    expect(listeners() - listenersBefore).toBe(0);
-    expect(apiConnections()).toBe(0);
+    await expect.poll(() => api.openTunnels, POLL).toBe(0);
+    await expect.poll(() => api.openBackendSockets, POLL).toBe(0);
+    await expect.poll(() => listeners() - listenersBefore, POLL).toBe(0);
+    await expect.poll(apiConnections, POLL).toBe(0);
     // The sockets and their directories are gone.
     for (const path of sockets) expect(existsSync(dirname(path))).toBe(false);
   }, 180_000);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
   await cluster?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 afterEach(async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { capiManagementRules, workloadProbeRules } from '../fixtures/fake-kube-a
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
+import { testTempDir } from '../helpers/temp-dir.ts';
 
 // Kubernetes and Cluster API modes against the kube-apiserver STAND-IN (test/fixtures/fake-kube-apiserver:
 // no real API server can run here), whose port-forwards lead to a real 3-member etcd cluster with TLS and
@@ -85,6 +86,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cluster?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('kubeconfig mode through port-forward', () => {
@@ -258,7 +260,7 @@ describe('kubeconfig mode through port-forward', () => {
     seedWorkload();
     const pki = cluster.pki!;
     const token = api.addUser('system:serviceaccount:monitoring:etcd-probe', workloadProbeRules({ portForward: false }));
-    const layout = await api.writeInCluster(mkdtempSync(join(tmpdir(), 'etcd-probe-pod-')), { token, namespace: 'monitoring' });
+    const layout = await api.writeInCluster(testTempDir('etcd-probe-pod-'), { token, namespace: 'monitoring' });
     const tunnelsBefore = api.tunnelsOpened;
     service = await startService(
       {

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cluster?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 function writePair(pair: PemPair, certFile: string, keyFile: string): void {

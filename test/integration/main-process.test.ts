@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { freePorts } from '../fixtures/free-port.ts';
 import { eventually, get } from '../helpers/http.ts';
@@ -47,8 +50,9 @@ describe('the etcd-probe process', () => {
   });
 
   it('exits 78 naming ETCD_PROBE_AUTH_TOKEN_FILE when the token file is empty, without starting', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const file = `${mkdtempSync('/tmp/etcd-probe-main-token-')}/token`;
+    const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-main-token-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'token');
     writeFileSync(file, '\n');
     const p = run({ ETCD_PROBE_AUTH_TOKEN_FILE: file });
     expect(await p.exit).toBe(78);
@@ -102,10 +106,12 @@ describe('the etcd-probe process', () => {
       expect(addedInfo.length).toBeLessThan(5);
 
       // A hung member keeps the next round in flight for the whole 1 s deadline.
-      const [hung] = (await cluster.followerIndexes()) as [number];
+      const [hung, answering] = (await cluster.followerIndexes()) as [number, number];
+      const statusCalls = await cluster.grpcStarted(answering, 'Status');
       cluster.pause(hung);
       const inFlight = get(`${url}/healthz/etcd`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The round is in flight once a member that answers has been asked for its Status.
+      await expect.poll(() => cluster.grpcStarted(answering, 'Status'), { timeout: 5000, interval: 20 }).toBeGreaterThan(statusCalls);
       const signalled = Date.now();
       p.child.kill('SIGTERM');
       const answered = await inFlight;

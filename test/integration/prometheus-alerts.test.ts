@@ -62,7 +62,9 @@ describe('alerts on a real Prometheus scraping the service', () => {
       await sleep(250);
     }
     expect(up.map((s) => s.metric.member).sort()).toEqual(['m1', 'm2', 'm3']);
-    await sleep(3000);
+    // Two evaluations of every rule after that, at least (one per second).
+    const upAt = Date.now();
+    await expect.poll(() => prometheus!.lastEvaluation(), { timeout: 15_000, interval: 250 }).toBeGreaterThanOrEqual(upAt + 2000);
     // (A scrape slower than its 1 s timeout on loaded cores may leave EtcdProbeDown pending: not a finding.)
     const before = await prometheus.alerts();
     expect(named(before, 'EtcdMemberDown')).toEqual([]);

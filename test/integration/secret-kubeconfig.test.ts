@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -33,6 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 afterEach(async () => {

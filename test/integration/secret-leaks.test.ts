@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -35,6 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 afterEach(async () => {
