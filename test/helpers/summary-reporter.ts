@@ -59,7 +59,8 @@ function countRun(modules: readonly TestModule[], kindsOf: (file: string) => Fil
   for (const module of modules) {
     const tests = [...module.children.allTests()];
     const kinds = kindsOf(module.moduleId);
-    if (module.project.name === 'integration') counts.integration += tests.length;
+    // Both integration projects (etcd 3.4 and integration-3.5) count as integration.
+    if (module.project.name.startsWith('integration')) counts.integration += tests.length;
     else counts.unit += tests.length;
     if (kinds.browser) counts.browser += tests.length;
     if (kinds.prometheus) counts.prometheus += tests.length;
@@ -95,14 +96,18 @@ export class SummaryReporter implements Reporter {
 
   onTestRunEnd(modules: readonly TestModule[]): void {
     const counts = countRun(modules, readKinds);
-    let etcd: string | null = null;
-    if (counts.integration > 0) {
+    // The etcd of each integration project that ran, e.g. "3.4.23 and 3.5.16".
+    const binaries = new Set(
+      modules.filter((m) => m.project.name.startsWith('integration')).map((m) => (m.project.config.env?.ETCD_BIN as string | undefined) ?? process.env.ETCD_BIN ?? 'etcd'),
+    );
+    const versions = [...binaries].map((binary) => {
       try {
-        etcd = etcdVersion();
+        return etcdVersion(binary);
       } catch {
-        etcd = 'not found';
+        return 'not found';
       }
-    }
+    });
+    const etcd = versions.length > 0 ? versions.sort().join(' and ') : null;
     process.stdout.write(`\n${summaryLine(counts, etcd, (Date.now() - this.#startedMs) / 1000)}\n`);
   }
 }

@@ -8,7 +8,7 @@ import { createSource } from '../../src/discovery/create-source.ts';
 import type { MemberSource } from '../../src/probe/member-source.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { SharedCluster } from '../fixtures/shared-cluster.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
@@ -18,7 +18,8 @@ import { connectionsTo, socketsOfThisProcess, unixListenersOfThisProcess } from 
 // leave tunnels, sockets or listeners behind: tunnels are reused, each member owns one listener (a unix
 // socket in a private directory), and closing the prober and source closes every one of them.
 
-let cluster: EtcdCluster;
+// The project's shared cluster: this file only reads it.
+const cluster = SharedCluster.get();
 let api: FakeKubeApiServer;
 let prober: Prober;
 let source: MemberSource;
@@ -48,7 +49,6 @@ async function rounds(n: number): Promise<string> {
 
 beforeAll(async () => {
   kubeconfigDir = mkdtempSync(join(tmpdir(), 'etcd-probe-kube-leaks-'));
-  cluster = await EtcdCluster.start({ size: 3, tls: true });
   api = await FakeKubeApiServer.start();
   cluster.members.forEach((m) => {
     const url = new URL(m.clientUrl);
@@ -74,7 +74,6 @@ afterAll(async () => {
   prober?.close();
   await source?.close();
   await api?.close();
-  await cluster?.stop();
   if (kubeconfigDir) rmSync(kubeconfigDir, { recursive: true, force: true });
 });
 

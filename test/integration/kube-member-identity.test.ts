@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { SharedCluster } from '../fixtures/shared-cluster.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
@@ -16,7 +16,8 @@ import { startService, type RunningService } from '../helpers/start-service.ts';
 // node. Now direct mode dials only https URLs on the node's own addresses, and port-forward only the
 // mirror pod etcd-<node>. The API server is the stand-in; the members are a real 3-member TLS cluster.
 
-let cluster: EtcdCluster;
+// The project's shared cluster: this file only reads it.
+const cluster = SharedCluster.get();
 let api: FakeKubeApiServer;
 let dir: string;
 let service: RunningService | null = null;
@@ -27,14 +28,12 @@ interface Members {
 }
 
 beforeAll(async () => {
-  cluster = await EtcdCluster.start({ size: 3, tls: true });
   api = await FakeKubeApiServer.start();
   dir = mkdtempSync(join(tmpdir(), 'etcd-probe-identity-'));
 }, 60_000);
 
 afterAll(async () => {
   await api?.close();
-  await cluster?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

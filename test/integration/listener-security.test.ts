@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issue, makeCa, type PemPair, type TestCa } from '../fixtures/certs.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { SharedCluster } from '../fixtures/shared-cluster.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { httpsGet } from '../helpers/https.ts';
 import { checkResponse } from '../helpers/openapi.ts';
@@ -12,20 +12,19 @@ import { clusterEnv, startService } from '../helpers/start-service.ts';
 // The listener against a real TLS cluster: the bearer token, HTTPS and mTLS, and certificate files
 // (the listener's and etcd's client credentials) rewritten on disk while the service runs.
 
-let cluster: EtcdCluster;
+// The project's shared cluster: this file only reads it.
+const cluster = SharedCluster.get();
 let dir: string;
 let listenerCa: TestCa;
 let otherCa: TestCa;
 
 beforeAll(async () => {
-  cluster = await EtcdCluster.start({ size: 3 });
   dir = mkdtempSync(join(tmpdir(), 'etcd-probe-listener-'));
   listenerCa = await makeCa('listener CA');
   otherCa = await makeCa('unrelated CA');
 });
 
 afterAll(async () => {
-  await cluster?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { SharedCluster } from '../fixtures/shared-cluster.ts';
 import { get } from '../helpers/http.ts';
 import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
 
 // Pollers cost etcd one round per TTL, counted on etcd's own grpc_server_started_total.
 
-let cluster: EtcdCluster;
+// The project's shared cluster: this file only reads it.
+const cluster = SharedCluster.get();
 let service: RunningService;
 const METHODS = ['Status', 'Range', 'MemberList', 'Alarm'] as const;
 
@@ -20,7 +21,6 @@ function delta(after: number[], before: number[]): number[] {
 }
 
 beforeAll(async () => {
-  cluster = await EtcdCluster.start({ size: 3 });
   // A TTL longer than 1000 requests can take on a loaded machine: a second round would then be right.
   // 1000 concurrent requests come from one address: above the default per-client cap of 64 connections.
   service = await startService({ ...clusterEnv(cluster), ETCD_PROBE_CACHE_TTL: '30s', ETCD_PROBE_MAX_CONNECTIONS_PER_CLIENT: '2000' });
@@ -28,7 +28,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.close();
-  await cluster?.stop();
 });
 
 describe('the cache and single flight', () => {

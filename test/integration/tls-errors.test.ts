@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { describe, expect, it } from 'vitest';
+import { SharedCluster } from '../fixtures/shared-cluster.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { clusterEnv, startService } from '../helpers/start-service.ts';
@@ -7,15 +7,8 @@ import { clusterEnv, startService } from '../helpers/start-service.ts';
 // TLS misconfiguration against a real cluster that requires client certificates: each member reports
 // a clear TLS error, the verdict is unhealthy, and the service keeps serving.
 
-let cluster: EtcdCluster;
-
-beforeAll(async () => {
-  cluster = await EtcdCluster.start({ size: 3 });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
-});
+// The project's shared cluster: this file only reads it.
+const cluster = SharedCluster.get();
 
 describe('TLS errors', () => {
   it('a wrong CA: every member untrusted, NO_MEMBER_REACHABLE, no crash', async () => {
