@@ -6,12 +6,16 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const ownTmpdir = (project: string) => join(tmpdir(), `etcd-probe-${project}-tests-${process.pid}`);
 
 // The integration suite starts real etcd clusters; on two cores, running those files one at a time
-// keeps the timing assertions (answer within timeout + 500 ms) meaningful. Both integration projects
-// set fileParallelism: false with the default sequence.groupOrder, so vitest puts their files in one
-// sequential group (one file at a time across both projects), apart from the unit tests.
-const integration = (project: string) => ({
+// keeps the timing assertions (answer within timeout + 500 ms) meaningful: fileParallelism false, and
+// a group of its own for each project (sequence.groupOrder: vitest runs groups one after the other,
+// after the unit tests). isolate false: one worker process runs all of a project's files in turn,
+// instead of a new process (and a new import of everything) per file; the files close what they open,
+// and the leak tests compare counts of their own cluster's sockets only.
+const integration = (project: string, groupOrder: number) => ({
   include: ['test/integration/**/*.test.ts'],
   fileParallelism: false,
+  isolate: false,
+  sequence: { groupOrder },
   // --expose-gc lets the leak test measure the heap after a collection; gRPC's DEP0123 warning
   // (TLS servername set to an IP) is expected and would only clutter the output.
   execArgv: ['--expose-gc', '--no-deprecation'],
@@ -66,16 +70,16 @@ export default defineConfig({
       {
         // etcd from PATH (Debian 12: 3.4.23), or ETCD_BIN.
         extends: true,
-        test: { name: 'integration', ...integration('integration') },
+        test: { name: 'integration', ...integration('integration', 1) },
       },
       {
         extends: true,
         test: {
           name: 'integration-3.5',
-          ...integration('integration-3.5'),
+          ...integration('integration-3.5', 2),
           exclude: [...configDefaults.exclude, ...ETCD_VERSION_NEUTRAL],
           env: {
-            ...integration('integration-3.5').env,
+            ...integration('integration-3.5', 2).env,
             ETCD_BIN: etcd35,
             ETCD_EXPECT_VERSION: '3.5',
             ETCD_FETCH_HINT: `. .ci/etcd-newer.sh && etcd_newer${process.env.ETCD_NEWER_SUITE ? ` ${suite}` : ''} (or set ETCD35_BIN)`,
