@@ -1,4 +1,4 @@
-import type { Config, InClusterAccess, KubeconfigRef } from '../config/config.ts';
+import type { InClusterAccess, KubeconfigRef } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { KubeConnection, loadKubeConfig } from '../kube/kube-connection.ts';
 import { KubeError } from '../kube/kube-error.ts';
