@@ -5,7 +5,7 @@ import { configWarnings } from '../config/config-warnings.ts';
 import { inClusterRequest, SERVICE_ACCOUNT_DIR } from '../config/in-cluster.ts';
 import { modeConflicts } from '../config/mode-rules.ts';
 import { resolveSettings, configOf, type SettingsInput } from '../config/resolve-config.ts';
-import type { Sources } from '../config/settings.ts';
+import type { Sources } from '../config/setting.ts';
 import { certificateWarnings, type LoadedTls, type TlsFiles, type TlsMaterial } from '../tls/tls-files.ts';
 import { checkServiceAccount, readSettingFiles } from './read-setting-files.ts';
 

@@ -4,7 +4,7 @@ import { ConfigError } from '../config/config-error.ts';
 import type { InClusterAccess, KubeconfigRef } from '../config/config.ts';
 import type { InClusterRequest } from '../config/in-cluster.ts';
 import { sourceOf } from '../config/resolve-config.ts';
-import type { SettingKey, Settings, Sources } from '../config/settings.ts';
+import type { SettingKey, Settings, Sources } from '../config/setting.ts';
 import { checkTlsFiles, type FileSetting, type TlsFiles, type TlsMaterial } from '../tls/tls-files.ts';
 
 /** What the settings' files held at start, with every problem found in them. */

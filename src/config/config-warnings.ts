@@ -1,6 +1,6 @@
 import type { Config } from './config.ts';
 import { sourceOf } from './resolve-config.ts';
-import type { Sources } from './settings.ts';
+import type { Sources } from './setting.ts';
 
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
 

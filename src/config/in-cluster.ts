@@ -2,7 +2,7 @@ import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { ConfigError } from './config-error.ts';
 import type { Config, InClusterAccess } from './config.ts';
-import type { Sources } from './settings.ts';
+import type { Sources } from './setting.ts';
 
 /** Where Kubernetes mounts a pod's service account. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';

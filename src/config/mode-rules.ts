@@ -1,6 +1,6 @@
 import { ConfigError } from './config-error.ts';
 import type { Config, Mode } from './config.ts';
-import type { SettingKey, Settings, Sources } from './settings.ts';
+import type { SettingKey, Settings, Sources } from './setting.ts';
 
 /** The mode the settings select: a Cluster API cluster, a workload kubeconfig, or static endpoints. */
 export function modeOf(values: Pick<Config, 'capiCluster' | 'kubeconfig'>): Mode {

@@ -2,7 +2,8 @@ import { tokenize } from './argv.ts';
 import { ConfigError, ValueProblem } from './config-error.ts';
 import type { Config } from './config.ts';
 import { modeOf } from './mode-rules.ts';
-import { SETTING_TABLE, SETTINGS, type Setting, type SettingKey, type Settings, type Sources } from './settings.ts';
+import type { Setting, SettingKey, Settings, Sources } from './setting.ts';
+import { SETTING_TABLE, SETTINGS } from './settings.ts';
 import { unknownVariables } from './unknown-variables.ts';
 
 /** What the settings are read from: the process's environment and the settings flags of its command line. */

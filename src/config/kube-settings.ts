@@ -1,0 +1,68 @@
+import { CONNECTS } from './config.ts';
+import type { SettingGroup } from './setting.ts';
+import { parseDuration, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
+
+/** The settings of the Kubernetes modes (kubeconfig and Cluster API), in help order. */
+export const KUBE_SETTINGS = {
+  kubeconfig: {
+    key: 'kubeconfig',
+    env: 'ETCD_PROBE_KUBECONFIG',
+    flag: 'kubeconfig',
+    fallback: null,
+    absent: null,
+    help: "workload cluster's kubeconfig file, or in-cluster: find etcd through its control-plane nodes and etcd pods",
+    parse: parseKubeconfigRef,
+  },
+  nodeSelector: {
+    key: 'nodeSelector',
+    env: 'ETCD_PROBE_NODE_SELECTOR',
+    flag: 'node-selector',
+    fallback: 'node-role.kubernetes.io/control-plane',
+    help: 'label selector of the control-plane nodes (the default also matches node-role.kubernetes.io/master)',
+    parse: parseLabelSelector,
+  },
+  connect: {
+    key: 'connect',
+    env: 'ETCD_PROBE_CONNECT',
+    flag: 'connect',
+    fallback: null,
+    absent: null,
+    help: "how to reach members in kubeconfig mode: port-forward (through the API server) or direct (node InternalIP:2379); default direct in-cluster, else port-forward",
+    parse: (raw) => parseOneOf(raw, CONNECTS),
+  },
+  tlsSecret: {
+    key: 'tlsSecret',
+    env: 'ETCD_PROBE_TLS_SECRET',
+    flag: 'tls-secret',
+    fallback: null,
+    absent: null,
+    help: "namespace/name of a Secret in the workload cluster holding etcd client TLS (ca.crt, tls.crt, tls.key)",
+    parse: parseObjectRef,
+  },
+  capiCluster: {
+    key: 'capiCluster',
+    env: 'ETCD_PROBE_CAPI_CLUSTER',
+    flag: 'capi-cluster',
+    fallback: null,
+    absent: null,
+    help: 'namespace/name of a Cluster API Cluster: reach its etcd the way KubeadmControlPlane does',
+    parse: parseObjectRef,
+  },
+  managementKubeconfig: {
+    key: 'managementKubeconfig',
+    env: 'ETCD_PROBE_MANAGEMENT_KUBECONFIG',
+    flag: 'management-kubeconfig',
+    fallback: null,
+    absent: null,
+    help: "Cluster API mode: the management cluster's kubeconfig file (default: in-cluster)",
+    parse: parseKubeconfigRef,
+  },
+  nodeGraceMs: {
+    key: 'nodeGraceMs',
+    env: 'ETCD_PROBE_NODE_GRACE',
+    flag: 'node-grace',
+    fallback: '2m',
+    help: 'how old a control-plane node must be before lacking an etcd member counts (NODE_WITHOUT_MEMBER)',
+    parse: (raw) => parseDuration(raw, 0, 24 * 3_600_000),
+  },
+} satisfies SettingGroup;

@@ -1,0 +1,28 @@
+import type { Config } from './config.ts';
+
+/** The settings a user sets; `mode` is derived from them. */
+export type SettingKey = Exclude<keyof Config, 'mode'>;
+
+/** Every setting's value: decoded from what the user gave, or its default. */
+export type Settings = Omit<Config, 'mode'>;
+
+/** The variable or flag each value the user gave came from, e.g. `{certFile: '--cert'}`. */
+export type Sources = Readonly<Partial<Record<SettingKey, string>>>;
+
+interface SettingSpec<K extends SettingKey> {
+  readonly key: K;
+  readonly env: string;
+  readonly flag: string;
+  readonly help: string;
+  readonly parse: (raw: string) => Config[K];
+}
+
+/**
+ * One setting: its environment variable, its flag, its default and how its text is decoded. The default
+ * is written as a user would write it (`fallback`), or, for an optional setting, is `absent` (null).
+ */
+export type Setting<K extends SettingKey = SettingKey> = SettingSpec<K> &
+  ({ readonly fallback: string } | { readonly fallback: null; readonly absent: Config[K] });
+
+/** Some of the settings, each typed by its own key (the table is made of such groups). */
+export type SettingGroup = { readonly [K in SettingKey]?: Setting<K> };
