@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   if (line.command === 'check') {
     try {
       // No process.exit: the process ends when check has closed everything it opened.
-      process.exitCode = await runCheck({ config: result.config, tls: result.tls, inCluster: result.inCluster, output: line.output, write: (t) => process.stdout.write(t) });
+      process.exitCode = await runCheck({ config: result.config, tls: result.tls, inCluster: result.inCluster, output: line.output, canStop: line.canStop, write: (t) => process.stdout.write(t) });
     } catch (error) {
       if (error instanceof ConfigError) {
         process.stderr.write(`etcd-probe: ${error.message}\n`);

@@ -1,10 +1,15 @@
-import { buildProbeCore, type ProbeCore } from '../app.ts';
+import { buildProbeCore, thresholdsOf, type ProbeCore } from '../app.ts';
+import { ConfigError } from '../config/config-error.ts';
 import type { Config, InClusterAccess } from '../config/config.ts';
 import { healthzDocument } from '../http/documents.ts';
+import { project, type Projection } from '../probe/disruption.ts';
+import { findMember, knownMembers } from '../probe/find-member.ts';
+import type { HealthStatus } from '../probe/health-status.ts';
+import { label } from '../probe/reason.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
 import type { OutputFormat } from './command-line.ts';
-import { exitCodeFor } from './exit-codes.ts';
+import { EXIT_DEGRADED, EXIT_OK, EXIT_UNHEALTHY, exitCodeFor } from './exit-codes.ts';
 import { renderStatusTable } from './status-table.ts';
 import { renderVerdictSummary } from './verdict-summary.ts';
 
@@ -15,6 +20,8 @@ export interface CheckOptions {
   /** The API server and service-account files when a setting says `in-cluster`. */
   readonly inCluster?: InClusterAccess | null;
   readonly output: OutputFormat;
+  /** `--can-stop <member>`: answer whether that member may stop now instead of printing the round. */
+  readonly canStop?: string | null;
   readonly write: (text: string) => void;
   /** Epoch milliseconds; defaults to Date.now. */
   readonly now?: () => number;
@@ -40,6 +47,34 @@ export async function runCheck(options: CheckOptions): Promise<number> {
   } finally {
     await core.close();
   }
+  if (options.canStop) return answerCanStop(snapshot, options, options.canStop, now());
   options.write(renderCheck(snapshot, options.config, options.output, now()));
   return exitCodeFor(snapshot.verdict.status);
+}
+
+/**
+ * `check --can-stop <member>`: 0 when stopping it keeps quorum, 1 when not, 2 when the cluster is unhealthy
+ * already (nothing may stop); an unknown member is a mistake on the command line (78, thrown as ConfigError).
+ */
+function answerCanStop(snapshot: Snapshot, options: CheckOptions, key: string, now: number): number {
+  const { view, verdict } = snapshot;
+  const listed = view.members.filter((m) => m.listed);
+  const member = findMember(listed, key);
+  if (!member) throw new ConfigError('--can-stop', `no member has that name or ID; members: ${knownMembers(listed) || 'none answered'}`);
+  const projection = project(view, verdict, member, 'stop', thresholdsOf(options.config), now);
+  const answer = { member: { id: member.id, name: member.name }, action: 'stop', ...projection, checkedAt: snapshot.checkedAtIso };
+  if (options.output === 'json') options.write(`${JSON.stringify(answer, null, 2)}\n`);
+  else options.write(renderCanStop(label(member), member.id, projection, verdict.status));
+  if (verdict.status === 'unhealthy') return EXIT_UNHEALTHY;
+  return projection.safe ? EXIT_OK : EXIT_DEGRADED;
+}
+
+function renderCanStop(name: string, id: string, p: Projection, status: HealthStatus): string {
+  const q = p.after.quorum;
+  const lines = [
+    `${name} (${id}): ${p.safe ? 'safe to stop' : 'NOT safe to stop'}${status === 'unhealthy' ? ' (the cluster is unhealthy now)' : ''}`,
+    `after: ${p.after.status}; ${q.healthyVoting} of ${q.voting} voting members healthy, ${q.required} required`,
+  ];
+  for (const r of p.reasons) lines.push(`  ${r.code} (${r.severity}): ${r.message}`, `    hint: ${r.hint}`);
+  return `${lines.join('\n')}\n`;
 }

@@ -18,6 +18,8 @@ export type HelpTopic = 'overview' | CommandName;
 export interface CommandLine {
   readonly command: CommandName;
   readonly output: OutputFormat;
+  /** `check --can-stop <member>`: answer whether that member (name or hex ID) may stop now. */
+  readonly canStop: string | null;
   /** The arguments left for resolveConfig: the settings flags. */
   readonly settings: readonly string[];
   /** Set when -h/--help appears: help is printed instead of running anything, whatever else is wrong. */
@@ -28,6 +30,14 @@ export interface CommandLine {
 }
 
 const OUTPUT_FLAG = /^(?:-o|--output)(?:=(.*))?$/s;
+const CAN_STOP_FLAG = /^--can-stop(?:=(.*))?$/s;
+
+/** A flag's value: after `=`, or the next argument when that is no flag (then `used` says it was taken). */
+function flagValue(inline: string | undefined, next: string | undefined): { value: string | undefined; used: boolean } {
+  if (inline !== undefined) return { value: inline, used: false };
+  if (next !== undefined && !next.startsWith('-')) return { value: next, used: true };
+  return { value: undefined, used: false };
+}
 
 function readOutput(raw: string, source: string, errors: ConfigError[]): OutputFormat {
   const format = OUTPUT_FORMATS.find((f) => f === raw);
@@ -55,26 +65,29 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const help = rest.some((a) => a === '-h' || a === '--help');
   const version = rest.some((a) => a === '-v' || a === '--version');
   let output: OutputFormat = 'table';
+  let canStop: string | null = null;
   const settings: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
+    const canStopFlag = command === 'check' ? CAN_STOP_FLAG.exec(arg) : null;
+    if (canStopFlag) {
+      const { value, used } = flagValue(canStopFlag[1], rest[i + 1]);
+      if (used) i++;
+      if (value === undefined || value === '') errors.push(new ConfigError('--can-stop', 'needs a member: its name or hex ID'));
+      else canStop = value;
+      continue;
+    }
     const outputFlag = command === 'check' ? OUTPUT_FLAG.exec(arg) ?? /^-o(.+)$/s.exec(arg) : null;
     if (!outputFlag) {
       settings.push(arg);
       continue;
     }
     const source = arg.startsWith('--') ? '--output' : '-o';
-    let value = outputFlag[1];
-    if (value === undefined) {
-      const next = rest[i + 1];
-      if (next !== undefined && !next.startsWith('-')) {
-        value = next;
-        i++;
-      }
-    }
+    const { value, used } = flagValue(outputFlag[1], rest[i + 1]);
+    if (used) i++;
     if (value === undefined) errors.push(new ConfigError(source, `needs a value: ${OUTPUT_FORMATS.join(' or ')}`));
     else output = readOutput(value, source, errors);
   }
   const topic: HelpTopic | null = help ? (known ?? 'overview') : null;
-  return { command, output, settings, help: topic, version, errors };
+  return { command, output, canStop, settings, help: topic, version, errors };
 }

@@ -35,16 +35,18 @@ const TOPICS: Readonly<Record<HelpTopic, { readonly head: readonly string[]; rea
   },
   check: {
     head: [
-      'Usage: etcd-probe check [-o table|json] [flags]',
+      'Usage: etcd-probe check [-o table|json] [--can-stop MEMBER] [flags]',
       '',
       'Probes the etcd cluster once, with the same settings as serve, and prints the members as a table',
       '(like etcdctl endpoint status) followed by the verdict, its reasons and hints; logs go to stderr.',
       '',
       '  -o, --output FORMAT                        table (default) or json: the /healthz/etcd document',
+      '      --can-stop MEMBER                      whether MEMBER (name or hex ID) may stop now without losing quorum',
     ],
     exits: [
       'Exit codes: 0 healthy, 1 degraded, 2 unhealthy, 70 when the probe itself fails,',
       '78 on a configuration error. (ETCD_PROBE_POLICY only sets the JSON document\'s policy field.)',
+      'With --can-stop: 0 safe to stop, 1 not safe, 2 the cluster is unhealthy, 78 unknown member.',
     ],
   },
 };

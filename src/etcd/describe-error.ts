@@ -95,7 +95,8 @@ export type CallKind = 'status' | 'read' | 'member-list' | 'alarm-list';
 
 /** Turns an etcd3 / gRPC error into a ProbeError whose message says what failed and what to check. */
 export function describeError(error: unknown, endpoint: string, timeoutMs: number, call: CallKind = 'status'): ProbeError {
-  if (error instanceof GRPCDeadlineExceededError) {
+  // etcd 3.4 can answer a read past its deadline with "2 UNKNOWN: context deadline exceeded" (its own context).
+  if (error instanceof GRPCDeadlineExceededError || /context deadline exceeded/.test(error instanceof Error ? error.message : '')) {
     // A read waits for the leader to confirm it with a quorum: its timeout speaks of consensus, not of the member.
     if (call === 'read') {
       return probeError(

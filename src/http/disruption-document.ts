@@ -1,4 +1,4 @@
-import type { MemberDisruption, Projection } from '../probe/disruption.ts';
+import type { DisruptionBudget, MemberDisruption, Projection } from '../probe/disruption.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import { freshness } from './documents.ts';
 
@@ -12,7 +12,7 @@ export function memberDisruptionDocument(m: MemberDisruption) {
 }
 
 /** The `/disruption` document: the budget, and for each member whether it may stop or leave. */
-export function disruptionDocument(snapshot: Snapshot, budget: { disruptionsAllowed: number; members: readonly MemberDisruption[] }) {
+export function disruptionDocument(snapshot: Snapshot, budget: DisruptionBudget) {
   return {
     disruptionsAllowed: budget.disruptionsAllowed,
     status: snapshot.verdict.status,

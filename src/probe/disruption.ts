@@ -95,8 +95,14 @@ export function project(view: ClusterView, verdict: Verdict, target: MemberView,
   };
 }
 
-/** The disruption budget of a round: how many members may stop, and for each member whether it may stop or leave. */
-export function disruptionBudget(view: ClusterView, verdict: Verdict, thresholds: Thresholds, now: number): { disruptionsAllowed: number; members: MemberDisruption[] } {
+/** How many members may stop, and for each member whether it may stop or leave. */
+export interface DisruptionBudget {
+  readonly disruptionsAllowed: number;
+  readonly members: readonly MemberDisruption[];
+}
+
+/** The disruption budget of a round. Pure. */
+export function disruptionBudget(view: ClusterView, verdict: Verdict, thresholds: Thresholds, now: number): DisruptionBudget {
   return {
     disruptionsAllowed: disruptionsAllowed(verdict),
     members: view.members

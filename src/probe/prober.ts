@@ -69,7 +69,10 @@ export class Prober {
     if (alarmKey === null) alarmKey = this.#alarmTarget(more, previous);
     observed.push(...(await Promise.all(more.map((t) => this.#probe(t, t.key === alarmKey)))));
     for (const t of more) probed.add(t.key);
-    this.#pool.retain(probed);
+    // A client whose Status timed out is redialled next round: after a black-holed link heals, its old
+    // TCP connection can stay stalled for many seconds (retransmission backoff) while a new one works.
+    const stalled = observed.filter((o) => !o.status.ok && o.status.error.code === 'TIMEOUT').map((o) => o.target.key);
+    this.#pool.retain(new Set([...probed].filter((key) => !stalled.includes(key))));
 
     const observations = {
       startedAt,

@@ -33,7 +33,7 @@ const SAME_HINT: Record<string, ReasonCode> = {
 describe('chart/files/alerts.yaml', () => {
   it('passes promtool check rules', () => {
     const result = promtool(['check', 'rules', RULES]);
-    expect(result.output).toContain('SUCCESS: 6 rules found');
+    expect(result.output).toContain('SUCCESS: 7 rules found');
     expect(result.status).toBe(0);
   });
 
@@ -45,7 +45,7 @@ describe('chart/files/alerts.yaml', () => {
 
   it('has the alerts of issue 5, each with a severity, a summary, a description and a hint', () => {
     expect([...byName.keys()].sort()).toEqual(
-      ['EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeUnhealthy'],
+      ['EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeUnhealthy'],
     );
     for (const r of rules) {
       expect(['critical', 'warning'], r.alert).toContain(r.labels.severity);

@@ -44,7 +44,7 @@ function scripted(members: FakeMember[]) {
   return { source, clients, sourceClosed: () => sourceClosed };
 }
 
-async function check(members: FakeMember[], output: 'table' | 'json' = 'table') {
+async function check(members: FakeMember[], output: 'table' | 'json' = 'table', canStop: string | null = null) {
   const result = resolveConfig({ env: {}, argv: [], now: new Date() });
   if (!result.ok) throw new Error('bad test config');
   const s = scripted(members);
@@ -53,6 +53,7 @@ async function check(members: FakeMember[], output: 'table' | 'json' = 'table') 
     config: result.config,
     tls: result.tls,
     output,
+    canStop,
     write: (t) => (out += t),
     buildCore: (o) => buildProbeCore({ ...o, source: s.source }),
   });
@@ -104,5 +105,29 @@ describe('the table report', () => {
 
   it('says so when there are no reasons', () => {
     expect(renderVerdictSummary(snapshotOf(round(three())))).toContain('\nreasons: none\n');
+  });
+});
+
+describe('runCheck --can-stop', () => {
+  it.each([
+    ['a follower of a healthy cluster', three(), 'm-b', 0, /^m-b \(b\): safe to stop\nafter: degraded; 2 of 3 voting members healthy, 2 required\n/],
+    ['the leader: safe, but it costs an election', three(), 'a', 0, /safe to stop[\s\S]*LEADER_STOP_COSTS_ELECTION \(info\)[\s\S]*etcdctl move-leader/],
+    ['a healthy member beside a dead one', three({ c: { state: 'unreachable' } }), 'm-a', 1, /^m-a \(a\): NOT safe to stop\nafter: unhealthy;[\s\S]*QUORUM_LOST/],
+    ['the dead member itself', three({ c: { state: 'unreachable' } }), 'm-c', 0, /^m-c \(c\): safe to stop/],
+    ['any member when quorum is lost', three({ a: { state: 'unhealthy' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } }), 'm-a', 2, /NOT safe to stop \(the cluster is unhealthy now\)/],
+  ] as const)('%s → exit %i', async (_name, members, member, code, text) => {
+    const r = await check([...members], 'table', member);
+    expect(r.code).toBe(code);
+    expect(r.out).toMatch(text);
+    expect(r.clients.every((c) => c.closed)).toBe(true);
+  });
+
+  it('answers JSON with -o json', async () => {
+    const r = await check(three(), 'json', 'm-c');
+    expect(JSON.parse(r.out)).toMatchObject({ member: { id: 'c', name: 'm-c' }, action: 'stop', safe: true, after: { status: 'degraded' } });
+  });
+
+  it('refuses an unknown member as a command-line mistake, naming the members', async () => {
+    await expect(check(three(), 'table', 'nobody')).rejects.toThrow('--can-stop: no member has that name or ID; members: m-a (a), m-b (b), m-c (c)');
   });
 });

@@ -5,7 +5,7 @@ const messages = (argv: string[]) => parseCommandLine(argv).errors.map((e) => e.
 
 describe('parseCommandLine', () => {
   it('runs serve when no command is named, passing every flag on to the settings', () => {
-    expect(parseCommandLine([])).toEqual({ command: 'serve', output: 'table', settings: [], help: null, version: false, errors: [] });
+    expect(parseCommandLine([])).toEqual({ command: 'serve', output: 'table', canStop: null, settings: [], help: null, version: false, errors: [] });
     const line = parseCommandLine(['--endpoints', 'http://a:2379', '--timeout=1s']);
     expect(line.command).toBe('serve');
     expect(line.settings).toEqual(['--endpoints', 'http://a:2379', '--timeout=1s']);
@@ -71,5 +71,23 @@ describe('parseCommandLine', () => {
   it('does not take a value that merely contains "version" for the flag', () => {
     expect(parseCommandLine(['--endpoints=http://version:2379']).version).toBe(false);
     expect(parseCommandLine(['-vv']).version).toBe(false);
+  });
+});
+
+describe('check --can-stop', () => {
+  it.each([
+    [['check', '--can-stop', 'm2'], 'm2'],
+    [['check', '--can-stop=8e9e05c52164694d', '--timeout=1s'], '8e9e05c52164694d'],
+  ])('takes the member from %j', (argv, member) => {
+    const line = parseCommandLine(argv);
+    expect(line.canStop).toBe(member);
+    expect(line.errors).toEqual([]);
+    expect(line.settings).not.toContain(member);
+  });
+
+  it('needs a member, and belongs to check only', () => {
+    expect(messages(['check', '--can-stop'])).toEqual(['--can-stop: needs a member: its name or hex ID']);
+    expect(messages(['check', '--can-stop', '--timeout=1s'])).toEqual(['--can-stop: needs a member: its name or hex ID']);
+    expect(parseCommandLine(['serve', '--can-stop=m1']).settings).toEqual(['--can-stop=m1']);
   });
 });

@@ -45,7 +45,9 @@ describe('usage of each command', () => {
     expect(usage()).toMatch(/^ {2}serve +\(the default\)/m);
     expect(usage()).toMatch(/^ {2}check +probe the cluster once/m);
     expect(usage('serve').split('\n')[0]).toBe('Usage: etcd-probe [serve] [flags]');
-    expect(usage('check').split('\n')[0]).toBe('Usage: etcd-probe check [-o table|json] [flags]');
+    expect(usage('check').split('\n')[0]).toBe('Usage: etcd-probe check [-o table|json] [--can-stop MEMBER] [flags]');
+    expect(usage('check')).toMatch(/^ {6}--can-stop MEMBER +whether MEMBER/m);
+    expect(usage('check')).toContain('With --can-stop: 0 safe to stop, 1 not safe, 2 the cluster is unhealthy, 78 unknown member.');
     expect(usage('check')).toMatch(/^ {2}-o, --output FORMAT +table \(default\) or json/m);
     expect(usage('check')).toContain('0 healthy, 1 degraded, 2 unhealthy');
   });

@@ -112,6 +112,8 @@ describe('describeError: etcd server errors', () => {
     const read = describeError(new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED: Deadline exceeded'), ENDPOINT, 1000, 'read');
     expectDescribed(read, 'TIMEOUT', 'the linearizable read got no answer within 1000ms: no leader confirmed it');
     expect(read.message).not.toContain(ENDPOINT);
+    // etcd 3.4 answers a read past the client's deadline with its own context's error.
+    expectDescribed(describeError(new EtcdError('2 UNKNOWN: context deadline exceeded'), ENDPOINT, 1000, 'read'), 'TIMEOUT', 'no leader confirmed it');
     const status = describeError(new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED: Deadline exceeded'), ENDPOINT, 1000, 'status');
     expectDescribed(status, 'TIMEOUT', `no answer from ${ENDPOINT} within 1000ms`);
   });

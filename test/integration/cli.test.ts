@@ -119,7 +119,7 @@ describe('etcd-probe check against a real cluster', () => {
   it.each([
     [[], 'Usage: etcd-probe [serve|check] [flags]'],
     [['serve'], 'Usage: etcd-probe [serve] [flags]'],
-    [['check'], 'Usage: etcd-probe check [-o table|json] [flags]'],
+    [['check'], 'Usage: etcd-probe check [-o table|json] [--can-stop MEMBER] [flags]'],
   ])('prints help for %j --help and exits 0', async (command, first) => {
     const r = await run([...command, '--help']);
     expect(r.code).toBe(0);
@@ -134,9 +134,27 @@ describe('etcd-probe check against a real cluster', () => {
     expect(r).toMatchObject({ code: 0, stdout: `etcd-probe ${version}\n`, stderr: '' });
   });
 
-  it('exits 1 (degraded) with one member killed, naming it in the table and the reasons', async () => {
+  it('--can-stop on a healthy cluster: exits 0 for a follower and for the leader (naming the election), 78 for no such member', async () => {
+    const leader = cluster.member(await cluster.leaderIndex()).name;
+    const [follower] = (await cluster.followerIndexes()) as [number];
+    const safe = await run(['check', '--can-stop', cluster.member(follower).name, '--timeout=1s'], clusterEnv(cluster));
+    expect(safe.code).toBe(0);
+    expect(safe.stdout).toMatch(new RegExp(`^${cluster.member(follower).name} \\([0-9a-f]+\\): safe to stop\\nafter: degraded; 2 of 3 voting members healthy, 2 required\\n`));
+    const ofLeader = await run(['check', `--can-stop=${leader}`, '--timeout=1s', '-o', 'json'], clusterEnv(cluster));
+    expect(ofLeader.code).toBe(0);
+    expect(JSON.parse(ofLeader.stdout).reasons.map((r: { code: string }) => r.code)).toContain('LEADER_STOP_COSTS_ELECTION');
+    const unknown = await run(['check', '--can-stop', 'nobody', '--timeout=1s'], clusterEnv(cluster));
+    expect(unknown.code).toBe(78);
+    expect(unknown.stderr).toMatch(/^etcd-probe: --can-stop: no member has that name or ID; members: .*m2 \([0-9a-f]+\)/);
+    expect(unknown.stdout).toBe('');
+  });
+
+  it('exits 1 (degraded) with one member killed, naming it in the table and the reasons; --can-stop: 1 for the others, 0 for the dead one', async () => {
     const [victim] = (await cluster.followerIndexes()) as [number];
     await cluster.kill(victim);
+    const alive = cluster.members.find((m) => m.process !== null)?.name as string;
+    expect((await run(['check', '--can-stop', alive, '--timeout=1s'], clusterEnv(cluster))).code).toBe(1);
+    expect((await run(['check', '--can-stop', cluster.member(victim).name, '--timeout=1s'], clusterEnv(cluster))).code).toBe(0);
     const url = cluster.member(victim).clientUrl;
     const r = await run(['check', '--timeout=1s'], clusterEnv(cluster));
     expect(r.code).toBe(1);
@@ -161,6 +179,9 @@ describe('etcd-probe check against a real cluster', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('\nstatus: unhealthy\n');
     expect(r.stdout).toMatch(/\n {2}QUORUM_LOST \(unhealthy\): /);
+    const canStop = await run(['check', '--can-stop', cluster.members.find((m) => m.process !== null)?.name as string, '--timeout=1s'], clusterEnv(cluster));
+    expect(canStop.code).toBe(2);
+    expect(canStop.stdout).toContain('NOT safe to stop (the cluster is unhealthy now)');
     console.log(`check with quorum lost: exit ${r.code} after ${r.ms.toFixed(0)} ms`);
   });
 });
@@ -182,7 +203,7 @@ describe('the package bin', () => {
       const help = spawnSync(main, ['check', '--help'], { encoding: 'utf8', env });
       expect(help.stderr).toBe("");
       expect(help.status).toBe(0);
-      expect(help.stdout.split('\n')[0]).toBe('Usage: etcd-probe check [-o table|json] [flags]');
+      expect(help.stdout.split('\n')[0]).toBe('Usage: etcd-probe check [-o table|json] [--can-stop MEMBER] [flags]');
       // package.json is found from the built files too (two levels up from dist/cli, as in the image).
       const version = spawnSync(main, ['--version'], { encoding: 'utf8', env });
       expect(version.stdout).toBe(`etcd-probe ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`);

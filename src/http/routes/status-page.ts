@@ -1,4 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { disruptionBudget } from '../../probe/disruption.ts';
+import { historyReport } from '../../probe/history/history-report.ts';
+import type { CacheRead } from '../../probe/round-cache.ts';
+import type { Snapshot } from '../../probe/snapshot.ts';
 import { readSnapshot, type RouteDeps } from '../route-deps.ts';
 import { FRAGMENT_CSP, STATUS_PAGE_CSP } from '../status-page/content-security-policy.ts';
 import { statusPageModel } from '../status-page/page-model.ts';
@@ -23,16 +27,24 @@ function htmlHeaders(reply: FastifyReply, csp: string): void {
  * per request (the page says when to refresh, counted from now), so no ETag.
  */
 export function statusPageRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const model = (read: CacheRead<Snapshot>) => {
+    const now = deps.now();
+    const { view, verdict } = read.value;
+    return statusPageModel(read, deps.config, now, {
+      history: historyReport(deps.history, { since: null, memberId: null }, now),
+      budget: disruptionBudget(view, verdict, deps.thresholds, now),
+    });
+  };
   app.get('/', async (request, reply) => {
     parseQuery(PAGE_QUERY, request.query);
     const read = await readSnapshot(deps, '/', request, reply);
     htmlHeaders(reply, STATUS_PAGE_CSP);
-    return renderStatusPage(statusPageModel(read, deps.config, deps.now())).markup;
+    return renderStatusPage(model(read)).markup;
   });
   app.get(`/${FRAGMENT_PATH}`, async (request, reply) => {
     parseQuery(FRAGMENT_QUERY, request.query);
     const read = await readSnapshot(deps, `/${FRAGMENT_PATH}`, request, reply);
     htmlHeaders(reply, FRAGMENT_CSP);
-    return renderStatusFragment(statusPageModel(read, deps.config, deps.now())).markup;
+    return renderStatusFragment(model(read)).markup;
   });
 }

@@ -1,3 +1,4 @@
+import type { MemberDisruption } from '../../probe/disruption.ts';
 import { label } from '../../probe/reason.ts';
 import { dbSizeBar } from './db-size-bar.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -34,15 +35,23 @@ function kubernetesFacts(m: MemberDoc): SafeHtml | false {
   return html`${fact('Node', node)}${fact('Pod', pod)}`;
 }
 
+// Whether the member may stop now: the disruption budget's answer, with why not in its title.
+function safeToStop(d: MemberDisruption | null): SafeHtml | false {
+  if (!d) return false;
+  if (d.stop.safe) return html`<span class="badge badge-safe" title="stopping it keeps quorum (GET /disruption/${d.member.id})">safe to stop</span>`;
+  const why = d.stop.reasons.find((r) => r.severity === 'unhealthy')?.message ?? `the cluster would be ${d.stop.after.status}`;
+  return html`<span class="badge badge-unsafe" title="${why}">not safe to stop</span>`;
+}
+
 /** One member as a card: name and badges, reachability and latency, version, raft progress, database bar, alarms. */
-export function memberCard(m: MemberDoc, quotaBytes: number): SafeHtml {
+export function memberCard(m: MemberDoc, quotaBytes: number, disruption: MemberDisruption | null = null): SafeHtml {
   const state = memberState(m);
   const s = m.status;
   const latency = m.latencyMs === null ? '' : ` · ${m.latencyMs} ms`;
   return html`<article class="member member-${state}" data-member-id="${m.id}">
 <header class="member-head"><h3>${label(m)}</h3>${m.isLeader && html`<span class="badge badge-leader">leader</span>`}${
     m.isLearner && html`<span class="badge badge-learner">learner</span>`
-  }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}</header>
+  }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}${safeToStop(disruption)}</header>
 <p class="state state-${state}"><span class="dot" aria-hidden="true"></span>${STATE_TEXT[state]}${latency}</p>
 ${m.error && html`<p class="error"><code>${m.error.code}</code> ${m.error.message} <span class="layer">(layer ${m.error.layer})</span></p>`}
 <dl class="facts">

@@ -1,4 +1,6 @@
 import type { Policy } from '../../config/config.ts';
+import type { DisruptionBudget } from '../../probe/disruption.ts';
+import type { HistoryReport } from '../../probe/history/history-report.ts';
 import type { CacheRead } from '../../probe/round-cache.ts';
 import type { Snapshot } from '../../probe/snapshot.ts';
 import { alarmsDocument, healthzDocument, memberDocument, membersDocument } from '../documents.ts';
@@ -27,6 +29,16 @@ export interface StatusPageModel {
   readonly cacheTtlMs: number;
   /** When the script should fetch again: when this round goes stale, so that the poll starts the next one. */
   readonly nextRefreshMs: number;
+  /** The last window of rounds, for the timeline; null where none is kept. */
+  readonly history: HistoryReport | null;
+  /** Whether each member may stop now; null where not computed. */
+  readonly budget: DisruptionBudget | null;
+}
+
+/** What the page adds to the documents: the history of the window and the disruption budget. */
+export interface PageExtras {
+  readonly history: HistoryReport | null;
+  readonly budget: DisruptionBudget | null;
 }
 
 /** Builds the page's model from one cache read with the JSON routes' own document builders. */
@@ -34,6 +46,7 @@ export function statusPageModel(
   read: CacheRead<Snapshot>,
   settings: { policy: Policy; cacheTtlMs: number; quotaBytes: number },
   now: number,
+  extras: PageExtras = { history: null, budget: null },
 ): StatusPageModel {
   const ageMs = Math.max(0, now - read.completedAt);
   return {
@@ -43,5 +56,6 @@ export function statusPageModel(
     quotaBytes: settings.quotaBytes,
     cacheTtlMs: settings.cacheTtlMs,
     nextRefreshMs: Math.max(MIN_REFRESH_MS, settings.cacheTtlMs - ageMs + STALE_SLACK_MS),
+    ...extras,
   };
 }

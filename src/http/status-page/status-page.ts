@@ -4,6 +4,7 @@ import { html, SafeHtml } from './html.ts';
 import { memberCard } from './member-card.ts';
 import type { StatusPageModel } from './page-model.ts';
 import { REFRESH_SCRIPT } from './refresh-script.ts';
+import { timeline } from './timeline.ts';
 import { statusIcon } from './status-colours.ts';
 import { STYLES } from './styles.ts';
 import { HEADLINE, verdictBanner } from './verdict-banner.ts';
@@ -27,7 +28,7 @@ function membersSection(model: StatusPageModel): SafeHtml {
     return html`<section class="members"><h2>Members</h2><p class="empty">No members known: no endpoint answered, and no earlier round listed the membership.</p></section>`;
   }
   return html`<section class="members"><h2>Members <span class="muted">(${members.length})</span></h2>${note}
-<div class="member-grid">${members.map((m) => memberCard(m, model.quotaBytes))}</div></section>`;
+<div class="member-grid">${members.map((m) => memberCard(m, model.quotaBytes, model.budget?.members.find((d) => d.member.id === m.id) ?? null))}</div></section>`;
 }
 
 function checkedLine(model: StatusPageModel): SafeHtml {
@@ -43,6 +44,7 @@ export function renderStatusFragment(model: StatusPageModel): SafeHtml {
   return html`<main id="status" data-status="${model.health.status}" data-title="${pageTitle(model)}" data-next-refresh-ms="${Math.round(model.nextRefreshMs)}" data-checked-at="${model.health.checkedAt}" data-round-ms="${model.health.durationMs}">
 ${verdictBanner(model.health)}
 ${membersSection(model)}
+${model.history && timeline(model.history, model.history.records.at(-1) ?? null)}
 ${endpointList(model.members)}
 ${alarmsList(model.alarms)}
 ${checkedLine(model)}
@@ -65,7 +67,7 @@ export function renderStatusPage(model: StatusPageModel): SafeHtml {
 <body>
 <header class="top"><h1>etcd-probe</h1><p id="refresh-state">Reloads every ${reloadSeconds} s</p></header>
 ${renderStatusFragment(model)}
-<footer>JSON: <a href="healthz/etcd">healthz/etcd</a> · <a href="members">members</a> · <a href="alarms">alarms</a> · <a href="metrics">metrics</a> · <a href="openapi.yaml">openapi.yaml</a></footer>
+<footer>JSON: <a href="healthz/etcd">healthz/etcd</a> · <a href="members">members</a> · <a href="alarms">alarms</a> · <a href="history">history</a> · <a href="disruption">disruption</a> · <a href="metrics">metrics</a> · <a href="openapi.yaml">openapi.yaml</a></footer>
 <script>${new SafeHtml(REFRESH_SCRIPT)}</script>
 </body>
 </html>

@@ -48,6 +48,15 @@ code{font:.85em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wr
 .alarms p,.endpoints p{margin:0}.alarms ul,.endpoints ul{margin:0;padding-left:18px;overflow-wrap:anywhere}
 .alarms-active{border-color:var(--bad)}
 .checked{color:var(--muted);font-size:.85rem;margin:0 0 16px}
+.timeline{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin-bottom:12px}
+.tl-row{display:grid;grid-template-columns:8em minmax(0,1fr);gap:2px 10px;align-items:center;margin:2px 0}
+.tl-name{font-size:.85rem;overflow-wrap:anywhere}.tl-strip{display:flex;gap:1px;height:14px}
+.tl-summary{grid-column:2;font-size:.78rem;color:var(--muted);overflow-wrap:anywhere}
+.tl-marks .tl-strip{height:12px}.mark{flex:1;font-size:.6rem;line-height:12px;text-align:center;color:#6f42c1}
+.slot{flex:1;min-width:2px;border-radius:1px;background:var(--track)}
+.tl-legend .slot{display:inline-block;width:10px;height:10px;vertical-align:middle;margin-left:8px}
+.slot-healthy{background:var(--ok)}.slot-degraded{background:var(--warn)}.slot-unreachable{background:var(--bad)}.slot-none{background:var(--track)}
+.badge-safe{background:var(--ok)}.badge-unsafe{background:var(--muted)}
 footer{color:var(--muted);font-size:.8rem;padding-bottom:24px}
 footer a{color:inherit}
 body.stale .verdict{background:#6b7280}

@@ -23,10 +23,10 @@ export interface LastFailure {
 
 /**
  * Estimated bytes of one record in V8's heap: the record and member objects and their arrays (IDs and
- * names are shared with the round, not copied). Calibrated by test/probe/history/round-history-memory.test.ts.
+ * names are shared with the round, not copied). Calibrated with scripts/bench/history-memory.ts (heap growth after GC against the cap), held by test/probe/history/round-history-memory.test.ts.
  */
 export function estimateBytes(record: RoundRecord): number {
-  return 200 + 120 * record.members.length + 60 * record.alarms.length;
+  return 280 + 160 * record.members.length + 60 * record.alarms.length;
 }
 
 /**

@@ -4,7 +4,9 @@ import { STATUS_PAGE_CSP } from '../../../src/http/status-page/content-security-
 import { MIN_REFRESH_MS } from '../../../src/http/status-page/page-model.ts';
 import { renderStatusFragment, renderStatusPage } from '../../../src/http/status-page/status-page.ts';
 import { three } from '../../probe/observation-builders.ts';
-import { modelOf, snapshotOf } from './snapshot-builder.ts';
+import { disruptionBudget } from '../../../src/probe/disruption.ts';
+import { TEST_THRESHOLDS } from '../../probe/snapshot-builder.ts';
+import { CHECKED_AT, modelOf, snapshotOf } from './snapshot-builder.ts';
 
 function page(...args: Parameters<typeof snapshotOf>): string {
   return renderStatusPage(modelOf(snapshotOf(...args))).markup;
@@ -103,3 +105,17 @@ describe('the status page', () => {
     expect(out.match(/&lt;\/script&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;/g)?.length).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('the status page: safe to stop', () => {
+  it('marks each member safe or not to stop, from the disruption budget, with why not in the title', () => {
+    const snapshot = snapshotOf(three({ c: { state: 'unreachable' } }));
+    const budget = disruptionBudget(snapshot.view, snapshot.verdict, TEST_THRESHOLDS, CHECKED_AT);
+    const base = modelOf(snapshot);
+    const out = renderStatusFragment({ ...base, budget }).markup;
+    const card = (id: string) => new RegExp(`<article class="member[^"]*" data-member-id="${id}">[\\s\\S]*?</header>`).exec(out)?.[0] ?? '';
+    expect(card('c')).toContain('<span class="badge badge-safe" title="stopping it keeps quorum (GET /disruption/c)">safe to stop</span>');
+    expect(card('a')).toMatch(/<span class="badge badge-unsafe" title="only 1 of 3 voting members answer[^"]*">not safe to stop<\/span>/);
+    expect(renderStatusFragment(base).markup).not.toContain('safe to stop');
+  });
+});
+
