@@ -3,13 +3,13 @@ export const SETTINGS = {
   /** autocannon connections for the throughput runs (pipelining 1). */
   connections: 50,
   warmupS: 3,
-  measureS: 12,
+  measureS: 24,
   /**
-   * The measured seconds per side are run as this many alternating slices (ABBA order). Each pair of
-   * slices gives a ratio; the targets judge the median pair, so that a burst of other work on the
-   * machine, which lands on one slice, does not decide the run.
+   * The measured seconds per server are run as this many slices, the servers in turn (the order reversed
+   * every cycle). Each cycle gives a ratio; the targets judge the median cycle, so that a burst of other
+   * work on the machine, which lands on a few slices, does not decide the run.
    */
-  slices: 8,
+  slices: 16,
   cachedTtl: '5s',
   cachedTtlS: 5,
   timeout: '1s',
