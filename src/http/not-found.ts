@@ -40,7 +40,8 @@ export function installNotFound(app: FastifyInstance, routes: () => readonly str
   const answer = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     known ??= knownPaths(routes());
     const path = request.url.split('?', 1)[0] ?? '';
-    const match = known.find((k) => k.pattern.test(path));
+    // GET and HEAD that land here matched no route: a 404, whatever the path looks like.
+    const match = request.method === 'GET' || request.method === 'HEAD' ? undefined : known.find((k) => k.pattern.test(path));
     if (match) {
       reply.header('allow', match.allow);
       return sendError(request, reply, 'METHOD_NOT_ALLOWED', `${match.template} answers ${match.allow} only`);

@@ -7,6 +7,7 @@ import { LISTENER_LIMITS } from '../../src/http/listener-options.ts';
 import { issue, makeCa, type TestCa } from '../fixtures/certs.ts';
 import { httpsGet } from '../helpers/https.ts';
 import { scriptedSource } from '../helpers/scripted-source.ts';
+import { checkSharedResponse } from '../helpers/openapi.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
 import { round, three } from '../probe/observation-builders.ts';
 
@@ -149,7 +150,9 @@ describe('a client that holds connections open', () => {
     for (const a of [idle, slowHeaders]) expect(a.closedAt!).toBeGreaterThan(LISTENER_LIMITS.headersTimeoutMs - 500);
     // A request that began is told why, in the envelope (Node's timeout, answered by client-error.ts).
     expect(slowHeaders.received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
-    expect(JSON.parse(slowHeaders.received.slice(slowHeaders.received.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' });
+    const timeout = JSON.parse(slowHeaders.received.slice(slowHeaders.received.indexOf('\r\n\r\n') + 4));
+    expect(timeout).toEqual({ error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' });
+    expect(checkSharedResponse('RequestTimeout', { status: 408, contentType: 'application/json; charset=utf-8', body: timeout })).toEqual([]);
     // Two slots are free again: /livez answers while the slow body still trickles.
     expect(await livez(service.url, null)).toBe(200);
     await until(() => slowBody.closedAt !== null, LISTENER_LIMITS.requestTimeoutMs + check - (performance.now() - since));
