@@ -4,19 +4,23 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EtcdCluster, etcdVersion } from '../test/fixtures/etcd-cluster.ts';
 import { freePorts } from '../test/fixtures/free-port.ts';
+import { pollingRpcRate, throughputAndMemory } from './bench/cached-sections.ts';
+import { coldRatios, hungMember, roundsMemory } from './bench/cold-sections.ts';
+import { HEALTHZ, serviceEnv, type BenchContext } from './bench/context.ts';
+import { closeTimedConnections } from './bench/load.ts';
 import { RawEtcd } from './bench/raw-etcd.ts';
 import { environment, metric, table, writeResults, type Metric } from './bench/report.ts';
-import { pollingRpcRate, throughputAndMemory } from './bench/cached-sections.ts';
-import { coldRound, hungMember, roundsMemory } from './bench/cold-sections.ts';
-import type { BenchContext } from './bench/context.ts';
 import { startBare, startService, waitForOk, type ServerChild } from './bench/servers.ts';
 import { SETTINGS } from './bench/settings.ts';
+import { startFlags } from './start-flags.ts';
 
-// Measures etcd-probe against a real 3-member TLS cluster and prints measured ratios (not a timed test).
-// The service instances and the bare comparison server run as child processes so that autocannon, in
-// this process, never shares an event loop with a server it measures.
+// Measures etcd-probe against real TLS clusters and prints ratios measured in the same run (not a timed
+// test). The service instances and the bare comparison server run as child processes so that
+// autocannon, in this process, never shares an event loop with a server it measures.
+// `npm run bench -- --only=cached,cold` runs some sections only (cached, poll, cold, rounds, hung).
 
 const RESULTS = fileURLToPath(new URL('../bench/results.json', import.meta.url));
+const SECTIONS = ['cached', 'poll', 'cold', 'rounds', 'hung'] as const;
 
 let cluster: EtcdCluster | null = null;
 const servers: ServerChild[] = [];
@@ -28,6 +32,7 @@ let cleaning: Promise<void> | null = null;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     raw?.close();
+    closeTimedConnections();
     await Promise.all(servers.map((s) => s.child.stop()));
     await cluster?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -46,54 +51,59 @@ function step(text: string): void {
   process.stdout.write(`» ${text}\n`);
 }
 
+function selectedSections(argv: readonly string[]): Set<string> {
+  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only === undefined) return new Set(SECTIONS);
+  const chosen = only.split(',').filter(Boolean);
+  const unknown = chosen.filter((c) => !(SECTIONS as readonly string[]).includes(c));
+  if (unknown.length > 0) throw new Error(`--only: unknown section ${unknown.join(', ')}; sections: ${SECTIONS.join(', ')}`);
+  return new Set(chosen);
+}
+
 async function main(): Promise<void> {
+  const sections = selectedSections(process.argv.slice(2));
   const date = new Date();
   const etcd = etcdVersion();
   step(`starting a 3-member TLS etcd ${etcd} cluster`);
   cluster = await EtcdCluster.start({ size: 3, tls: true });
-  const pki = cluster.pki;
-  if (!pki) throw new Error('the cluster has no TLS files');
   scratch = mkdtempSync(join(tmpdir(), 'etcd-probe-bench-'));
 
-  const common = {
-    ETCD_PROBE_ENDPOINTS: cluster.endpoints,
-    ETCD_PROBE_CACERT: pki.caFile,
-    ETCD_PROBE_CERT: pki.clientCertFile,
-    ETCD_PROBE_KEY: pki.clientKeyFile,
-    ETCD_PROBE_TIMEOUT: SETTINGS.timeout,
-  };
+  const common = serviceEnv(cluster);
   const [cachedPort, coldPort] = (await freePorts(2)) as [number, number];
   step(`starting the service twice: cache TTL ${SETTINGS.cachedTtl} (cached) and 0s (cold), timeout ${SETTINGS.timeout}`);
   const cached = await startService('service-cached', cachedPort, { ...common, ETCD_PROBE_CACHE_TTL: SETTINGS.cachedTtl });
   servers.push(cached);
   const cold = await startService('service-cold', coldPort, { ...common, ETCD_PROBE_CACHE_TTL: '0s' });
   servers.push(cold);
-  const body = await waitForOk(cached, '/healthz/etcd');
-  await waitForOk(cold, '/healthz/etcd');
+  const answer = await waitForOk(cached, HEALTHZ);
+  await waitForOk(cold, HEALTHZ);
   const startRss = [
     metric('rss.cached.start', 'RSS cached instance, after its first round', cached.child.rssMb(), 'MB'),
     metric('rss.cold.start', 'RSS TTL=0 instance, after its first round', cold.child.rssMb(), 'MB'),
   ];
 
   const bodyFile = join(scratch, 'healthz.json');
-  writeFileSync(bodyFile, body);
-  step(`starting the bare Fastify server with the same ${body.length}-byte /healthz/etcd body`);
-  const bare = await startBare(bodyFile);
+  const headersFile = join(scratch, 'headers.json');
+  writeFileSync(bodyFile, answer.body);
+  writeFileSync(headersFile, JSON.stringify(answer.headers));
+  const flags = startFlags();
+  step(`starting bare Fastify twice with the same ${answer.body.length}-byte /healthz/etcd body and headers (${Object.keys(answer.headers).join(', ')}): on the service's Node flags (${flags.join(' ')}) and on Node's defaults`);
+  const bare = await startBare('bare-server', bodyFile, headersFile, flags);
   servers.push(bare);
+  const bareDefaults = await startBare('bare-server-defaults', bodyFile, headersFile, []);
+  servers.push(bareDefaults);
 
-  raw = new RawEtcd(cluster.endpoints.split(','), pki);
-  const context: BenchContext = { cluster, cached, cold, bare, raw, step };
-  const metrics: Metric[] = [
-    ...startRss,
-    ...(await throughputAndMemory(context)),
-    ...(await pollingRpcRate(context)),
-    ...(await coldRound(context)),
-    ...(await roundsMemory(context)),
-    ...(await hungMember(context)),
-  ];
+  raw = new RawEtcd(cluster.endpoints.split(','), cluster.pki!);
+  const context: BenchContext = { cluster, cached, cold, bare, bareDefaults, raw, step, readings: {} };
+  const metrics: Metric[] = [...startRss];
+  if (sections.has('cached')) metrics.push(...(await throughputAndMemory(context)));
+  if (sections.has('poll')) metrics.push(...(await pollingRpcRate(context)));
+  if (sections.has('cold')) metrics.push(...(await coldRatios(context)));
+  if (sections.has('rounds')) metrics.push(...(await roundsMemory(context)));
+  if (sections.has('hung')) metrics.push(...(await hungMember(context)));
   raw.close();
 
-  writeResults(RESULTS, environment(etcd, date), { ...SETTINGS }, metrics);
+  writeResults(RESULTS, environment(etcd, date), { ...SETTINGS, sections: [...sections] }, metrics);
   const failed = metrics.filter((m) => m.pass === false);
   process.stdout.write(`\n${table(metrics)}\n\n`);
   process.stdout.write(

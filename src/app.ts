@@ -6,6 +6,7 @@ import { buildProbeCore, thresholdsOf } from './core/probe-core.ts';
 import type { DiscoveredSource } from './discovery/discovered-source.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { Lifecycle } from './http/lifecycle.ts';
+import { installNotFound } from './http/not-found.ts';
 import { createListener } from './http/listener.ts';
 import type { RouteDeps } from './http/route-deps.ts';
 import { alarmsRoute } from './http/routes/alarms.ts';
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     now,
     tls: options.listenerTls ?? null,
     auth: options.auth ?? null,
+    closing: () => !lifecycle.ready,
     ...(options.reloadIntervalMs === undefined ? {} : { reloadIntervalMs: options.reloadIntervalMs }),
   });
   const { server } = listener;
@@ -108,7 +110,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
   });
-  installErrorHandling(server);
+  installErrorHandling(server, logger);
+  installNotFound(server, () => routes);
   const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth, history: prober.history, thresholds: thresholdsOf(config) };
   healthzRoute(server, deps);
   membersRoutes(server, deps);
@@ -119,13 +122,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   serviceProbeRoutes(server, deps);
   statusPageRoutes(server, deps);
   openapiRoute(server);
-  // Once shutdown has begun, answers close their connection, including those of requests that arrived
-  // before: an idle keep-alive socket would otherwise hold server.close() open until the client's
-  // keep-alive timeout. (A callback hook: no promise per request.)
-  server.addHook('onSend', (_request, reply, payload, done) => {
-    if (!lifecycle.ready) reply.header('connection', 'close');
-    done(null, payload);
-  });
   server.addHook('onClose', async () => {
     listener.stopReloading();
     lifecycle.beginShutdown();

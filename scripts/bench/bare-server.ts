@@ -1,20 +1,22 @@
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 
-// The comparison server: bare Fastify answering GET /healthz/etcd with one fixed JSON document (a real
-// body of the service, read from BARE_BODY_FILE). It returns the parsed object, so Fastify serializes it
-// per request just as the service's route does. It prints {"port":N} on stdout once it listens.
+// The comparison server: bare Fastify answering GET /healthz/etcd with one fixed body (a real answer of
+// the service, read from BARE_BODY_FILE) and the same response headers the service sent with it
+// (BARE_HEADERS_FILE, JSON), as static values: the same bytes on the wire, with none of the service's
+// work per request (strict query, cache lookup, counters, Age, conditional requests, hooks). The body is
+// sent as a Buffer, as the service sends its rendered answers. It prints {"port":N} once it listens.
 
 const bodyFile = process.env.BARE_BODY_FILE;
-if (!bodyFile) throw new Error('BARE_BODY_FILE is not set');
-const document = JSON.parse(readFileSync(bodyFile, 'utf8')) as unknown;
+const headersFile = process.env.BARE_HEADERS_FILE;
+if (!bodyFile || !headersFile) throw new Error('BARE_BODY_FILE and BARE_HEADERS_FILE must be set');
+const body = readFileSync(bodyFile);
+const headers = JSON.parse(readFileSync(headersFile, 'utf8')) as Record<string, string>;
 
 const app = Fastify({ logger: false });
 app.get('/healthz/etcd', async (_request, reply) => {
-  // The same cache headers the service sends, so both responses are the same size on the wire.
-  reply.header('cache-control', 'max-age=5');
-  reply.header('age', '0');
-  return document;
+  reply.headers(headers);
+  return body;
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();

@@ -1,6 +1,10 @@
-import { heapText, HEALTHZ, roundsTotal, type BenchContext } from './context.ts';
-import { timedGet, timedGetAnyStatus, timedGetJson } from './load.ts';
+import { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
+import { freePorts } from '../../test/fixtures/free-port.ts';
+import { heapText, HEALTHZ, roundsTotal, serviceEnv, type BenchContext } from './context.ts';
+import { load, timedGet, timedGetAnyStatus, timedGetJson } from './load.ts';
+import { RawEtcd } from './raw-etcd.ts';
 import { metric, type Metric } from './report.ts';
+import { startService, waitForOk, type ServerChild } from './servers.ts';
 import { SETTINGS as S } from './settings.ts';
 import { median, percentile, round } from './stats.ts';
 
@@ -10,65 +14,154 @@ function reportedRoundMs(body: unknown): number {
   return typeof value === 'number' ? value : Number.NaN;
 }
 
-/**
- * 2: sequential cold rounds (TTL 0s) against raw etcd3 Status + Range on every member, interleaved so
- * that drift falls on both. Also, to explain the ratio: the service's own round duration, the raw
- * client doing the service's whole call set, and the HTTP floor (sequential cached requests).
- */
-export async function coldRound(ctx: BenchContext): Promise<Metric[]> {
-  const { cold, cached, raw } = ctx;
-  const service: number[] = [];
-  const inService: number[] = [];
-  const bare: number[] = [];
-  const full: number[] = [];
-  const http: number[] = [];
-  ctx.step(`cold rounds: ${S.coldWarmupSamples} warm-up + ${S.coldSamples} samples, service / raw etcd3 interleaved`);
-  for (let i = 0; i < S.coldWarmupSamples + S.coldSamples; i++) {
-    const s = await timedGetJson(`${cold.url}${HEALTHZ}`);
-    const r = await raw.statusAndRange();
-    const f = await raw.fullRound();
-    const h = await timedGet(`${cached.url}${HEALTHZ}`);
-    if (i < S.coldWarmupSamples) continue;
-    service.push(s.ms);
-    inService.push(reportedRoundMs(s.body));
-    bare.push(r);
-    full.push(f);
-    http.push(h);
-  }
-  return [
-    metric('cold.service_median', 'cold round, service median', median(service), 'ms'),
-    metric('cold.service_p95', 'cold round, service p95', percentile(service, 95), 'ms'),
-    metric('cold.raw_median', 'raw Status+Range slowest member, median', median(bare), 'ms'),
-    metric('cold.raw_p95', 'raw Status+Range slowest member, p95', percentile(bare, 95), 'ms'),
-    metric('cold.latency_ratio', 'cold latency ratio service/raw (medians)', median(service) / median(bare), 'ratio', { op: '<=', value: S.coldRatioMax }),
-    metric('cold.round_in_service_median', 'round duration inside the service, median', median(inService), 'ms', null, 'durationMs of the /healthz/etcd body: the gRPC calls as the service saw them, without HTTP and rendering.'),
-    metric(
-      'cold.raw_full_median',
-      'raw full call set (+MemberList, +Alarm), median',
-      median(full),
-      'ms',
-      null,
-      `the service's 10 calls from a bare client; service / raw full call set = ${round(median(service) / median(full))}.`,
-    ),
-    metric('cold.http_floor_median', 'sequential cached request, median', median(http), 'ms', null, 'HTTP + rendering with no round (cached instance).'),
-  ];
+/** Cold answers of a TTL=0 service and the same calls from a bare client, sampled alternately. */
+interface ColdSamples {
+  readonly service: number[];
+  readonly inService: number[];
+  readonly raw: number[];
 }
 
-/** 5b: the cold instance's RSS before and after S.memoryRounds sequential rounds. */
+async function sampleCold(cold: ServerChild, raw: RawEtcd): Promise<ColdSamples> {
+  const samples: ColdSamples = { service: [], inService: [], raw: [] };
+  for (let i = 0; i < S.coldWarmupSamples + S.coldSamples; i++) {
+    const s = await timedGetJson(`${cold.url}${HEALTHZ}`);
+    const r = await raw.fullRound();
+    if (i < S.coldWarmupSamples) continue;
+    samples.service.push(s.ms);
+    samples.inService.push(reportedRoundMs(s.body));
+    samples.raw.push(r);
+  }
+  return samples;
+}
+
+function ratioMetric(size: number, samples: ColdSamples): Metric {
+  const service = median(samples.service);
+  const raw = median(samples.raw);
+  return metric(
+    `cold.ratio_${size}`,
+    `cold answer / bare client, ${size} member${size === 1 ? '' : 's'} (medians)`,
+    service / raw,
+    'ratio',
+    { op: '<=', value: S.coldRatioMax },
+    `service ${round(service)} ms (p95 ${round(percentile(samples.service, 95))}), bare client ${round(raw)} ms (p95 ${round(percentile(samples.raw, 95))}); ` +
+      `the round's calls inside the service ${round(median(samples.inService))} ms (${round(median(samples.inService) / raw)} × the bare client), the rest is judging, rendering and HTTP.`,
+  );
+}
+
+/** A cluster of `size` TLS members, a TTL=0 service on it and a bare client: started, measured, stopped. */
+async function coldAtSize(ctx: BenchContext, size: number): Promise<ColdSamples> {
+  ctx.step(`cold answers at ${size} member${size === 1 ? '' : 's'}: starting a cluster, a TTL=0 service and a bare client`);
+  const cluster = await EtcdCluster.start({ size, tls: true });
+  let cold: ServerChild | null = null;
+  let raw: RawEtcd | null = null;
+  try {
+    const [port] = (await freePorts(1)) as [number];
+    cold = await startService(`service-cold-${size}`, port, { ...serviceEnv(cluster), ETCD_PROBE_CACHE_TTL: '0s' });
+    await waitForOk(cold, HEALTHZ);
+    raw = new RawEtcd(cluster.endpoints.split(','), cluster.pki!);
+    return await sampleCold(cold, raw);
+  } finally {
+    raw?.close();
+    await cold?.child.stop();
+    await cluster.stop();
+  }
+}
+
+/** The cold ratio on the main cluster of a TTL=0 service on Node's default flags: what npm start's V8 flags cost a cold answer. */
+async function coldOnNodeDefaults(ctx: BenchContext): Promise<Metric> {
+  ctx.step("cold answers of a TTL=0 service on Node's default flags (the main cluster)");
+  const [port] = (await freePorts(1)) as [number];
+  const cold = await startService('service-cold-node-defaults', port, { ...serviceEnv(ctx.cluster), ETCD_PROBE_CACHE_TTL: '0s' }, []);
+  try {
+    await waitForOk(cold, HEALTHZ);
+    const samples = await sampleCold(cold, ctx.raw);
+    const ratio = median(samples.service) / median(samples.raw);
+    return metric(
+      'cold.ratio_node_defaults',
+      `cold answer / bare client, ${ctx.cluster.members.length} members, Node's default flags`,
+      ratio,
+      'ratio',
+      null,
+      `The service without npm start's --max-semi-space-size and --max-old-space-size (more young-generation room: fewer scavenges in a round): service ${round(median(samples.service))} ms, bare client ${round(median(samples.raw))} ms.`,
+    );
+  } finally {
+    await cold.child.stop();
+  }
+}
+
+/**
+ * 2: the service's cold HTTP answer (TTL 0s: every request runs a round) against a bare etcd3 client
+ * making the same calls (Status, a linearizable Range and MemberList on every member, the alarm list on
+ * one), at each cluster size. etcd's own work grows with its members on one machine, so the ratio at
+ * each size, not the milliseconds, is what must stay flat.
+ */
+export async function coldRatios(ctx: BenchContext): Promise<Metric[]> {
+  const metrics: Metric[] = [];
+  const ratios: number[] = [];
+  for (const size of S.coldSizes) {
+    let samples: ColdSamples;
+    if (size === ctx.cluster.members.length) {
+      ctx.step(`cold answers at ${size} members (the main cluster): ${S.coldWarmupSamples} warm-up + ${S.coldSamples} samples, service and bare client alternately`);
+      samples = await sampleCold(ctx.cold, ctx.raw);
+      const http: number[] = [];
+      for (let i = 0; i < S.coldSamples; i++) http.push(await timedGet(`${ctx.cached.url}${HEALTHZ}`));
+      metrics.push(metric('cold.http_floor_median', 'sequential cached request, median', median(http), 'ms', null, 'HTTP and a rendered answer, no round (the cached instance): part of every cold answer.'));
+      metrics.push(await coldOnNodeDefaults(ctx));
+    } else {
+      samples = await coldAtSize(ctx, size);
+    }
+    const m = ratioMetric(size, samples);
+    ratios.push(m.value);
+    metrics.push(m);
+  }
+  metrics.push(metric('cold.ratio_spread', 'cold ratio, largest minus smallest over the sizes', Math.max(...ratios) - Math.min(...ratios), 'ratio', null, `sizes ${S.coldSizes.join(', ')}.`));
+  return metrics;
+}
+
+/** The bare server's RSS after the cached section's load; that load now, when the section did not run. */
+async function bareRssAfterLoad(ctx: BenchContext): Promise<number> {
+  if (ctx.readings.bareRssAfterLoad === undefined) {
+    ctx.step(`${S.memoryRequests} requests on the bare server for its RSS reading`);
+    await load({ url: `${ctx.bare.url}${HEALTHZ}`, connections: S.connections, amount: S.memoryRequests });
+    ctx.readings.bareRssAfterLoad = ctx.bare.child.rssMb();
+  }
+  return ctx.readings.bareRssAfterLoad;
+}
+
+/**
+ * 5b: the cold instance's RSS over S.memoryRounds sequential rounds, twice: the first time it settles
+ * (V8 sizes its heap, the allocator its arenas; information), the second must be flat. Against bare
+ * Fastify's RSS after its 100k-request load (information: bare Fastify runs no rounds, so it has no
+ * "same load" here; the target against it is the cached instance's).
+ */
 export async function roundsMemory(ctx: BenchContext): Promise<Metric[]> {
   const { cold } = ctx;
-  ctx.step(`${S.memoryRounds} sequential rounds on the TTL=0s instance for the RSS reading`);
+  const rssBare = await bareRssAfterLoad(ctx);
+  const rounds = async () => {
+    const before = await roundsTotal(cold);
+    for (let i = 0; i < S.memoryRounds; i++) await timedGet(`${cold.url}${HEALTHZ}`);
+    return (await roundsTotal(cold)) - before;
+  };
+  ctx.step(`2 × ${S.memoryRounds} sequential rounds on the TTL=0s instance for the RSS readings`);
+  const rssStart = cold.child.rssMb();
+  const heapStart = await heapText(cold);
+  const settling = await rounds();
   const rssWarm = cold.child.rssMb();
   const heapWarm = await heapText(cold);
-  const rounds0 = await roundsTotal(cold);
-  for (let i = 0; i < S.memoryRounds; i++) await timedGet(`${cold.url}${HEALTHZ}`);
-  const rounds = (await roundsTotal(cold)) - rounds0;
+  const measured = await rounds();
   const rssAfter = cold.child.rssMb();
   const heapAfter = await heapText(cold);
   return [
-    metric('rss.cold.warm', 'RSS TTL=0 instance, after warm-up', rssWarm, 'MB', { op: '<=', value: S.rssMaxMb }, `${heapWarm}; ${S.coldWarmupSamples + S.coldSamples} rounds so far.`),
-    metric('rss.cold.after_rounds', `RSS TTL=0 instance, after +${S.memoryRounds} rounds`, rssAfter, 'MB', { op: '<=', value: S.rssMaxMb }, `${heapAfter}.`),
-    metric('rss.cold.growth', 'RSS growth TTL=0 instance', rssAfter - rssWarm, 'MB', { op: '<=', value: S.rssGrowthMaxMb }, `${rounds} rounds between the readings (the service's etcd_probe_rounds_total).`),
+    metric('rss.cold.settling', `RSS growth TTL=0 instance, first ${S.memoryRounds} rounds (settling)`, rssWarm - rssStart, 'MB', null, `${round(rssStart, 1)} → ${round(rssWarm, 1)} MB over ${settling} rounds; ${heapStart} → ${heapWarm}.`),
+    metric('rss.cold.growth', `RSS growth TTL=0 instance, next ${S.memoryRounds} rounds`, rssAfter - rssWarm, 'MB', { op: '<=', value: S.rssGrowthMaxMb }, `${round(rssWarm, 1)} → ${round(rssAfter, 1)} MB over ${measured} rounds (the service's etcd_probe_rounds_total); ${heapAfter}.`),
+    metric(
+      'rss.cold.over_bare',
+      `RSS TTL=0 instance over bare, after ${2 * S.memoryRounds} more rounds`,
+      rssAfter - rssBare,
+      'MB',
+      null,
+      `service ${round(rssAfter, 1)} MB, bare fastify after its 100k-request load ${round(rssBare, 1)} MB.`,
+    ),
   ];
 }
 

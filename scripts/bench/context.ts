@@ -2,6 +2,7 @@ import type { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
 import type { LoadResult } from './load.ts';
 import type { RawEtcd } from './raw-etcd.ts';
 import type { ServerChild } from './servers.ts';
+import { SETTINGS } from './settings.ts';
 import { round } from './stats.ts';
 
 /** What every section works with. */
@@ -11,9 +12,27 @@ export interface BenchContext {
   readonly cached: ServerChild;
   /** The service with TTL 0s: every request that finds no round in flight starts one. */
   readonly cold: ServerChild;
+  /** Bare Fastify with the service's body and headers, on the service's Node flags. */
   readonly bare: ServerChild;
+  /** The same bare server on Node's default flags: what those flags cost a bare server. */
+  readonly bareDefaults: ServerChild;
   readonly raw: RawEtcd;
   readonly step: (text: string) => void;
+  /** Readings one section takes and a later one compares with. */
+  readonly readings: { bareRssAfterLoad?: number };
+}
+
+/** The ETCD_PROBE_* settings that point the service at a TLS cluster (timeout from SETTINGS). */
+export function serviceEnv(cluster: EtcdCluster): Record<string, string> {
+  const pki = cluster.pki;
+  if (!pki) throw new Error('the cluster has no TLS files');
+  return {
+    ETCD_PROBE_ENDPOINTS: cluster.endpoints,
+    ETCD_PROBE_CACERT: pki.caFile,
+    ETCD_PROBE_CERT: pki.clientCertFile,
+    ETCD_PROBE_KEY: pki.clientKeyFile,
+    ETCD_PROBE_TIMEOUT: SETTINGS.timeout,
+  };
 }
 
 /** The route under test. */

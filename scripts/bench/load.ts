@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 /** What one autocannon run measured. */
@@ -51,30 +52,47 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
+// One kept-alive connection per server for the timed requests: node:http costs the client about 0.2 ms
+// less per request than fetch here, time that is the client's, not the service's.
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One GET, its status, body and milliseconds until the whole body was read. */
+function get(url: string, timeoutMs: number): Promise<{ ms: number; status: number; text: string }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, timeout: timeoutMs }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ ms: performance.now() - started, status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${url}: no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** Times one GET (until the whole body is read) in milliseconds, and fails on any status but 200. */
 export async function timedGet(url: string, timeoutMs = 10_000): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  await response.arrayBuffer();
-  const ms = performance.now() - started;
-  if (response.status !== 200) throw new Error(`GET ${url}: HTTP ${response.status}`);
+  const { ms, status } = await get(url, timeoutMs);
+  if (status !== 200) throw new Error(`GET ${url}: HTTP ${status}`);
   return ms;
 }
 
 /** Times one GET of a JSON document like timedGet, and returns the parsed body as well. */
 export async function timedGetJson(url: string, timeoutMs = 10_000): Promise<{ ms: number; body: unknown }> {
-  const started = performance.now();
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  if (response.status !== 200) throw new Error(`GET ${url}: HTTP ${response.status}`);
+  const { ms, status, text } = await get(url, timeoutMs);
+  if (status !== 200) throw new Error(`GET ${url}: HTTP ${status}`);
   return { ms, body: JSON.parse(text) as unknown };
 }
 
 /** Times one GET like timedGet, but keeps the status instead of failing on it. */
 export async function timedGetAnyStatus(url: string, timeoutMs = 10_000): Promise<{ ms: number; status: number }> {
-  const started = performance.now();
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  await response.arrayBuffer();
-  return { ms: performance.now() - started, status: response.status };
+  const { ms, status } = await get(url, timeoutMs);
+  return { ms, status };
+}
+
+/** Closes the kept-alive connections of the timed requests (at the end of a run). */
+export function closeTimedConnections(): void {
+  agent.destroy();
 }

@@ -8,8 +8,9 @@ const HEALTH_KEY = Buffer.from('health');
 const DEADLINE_MS = 5000;
 
 /**
- * The baseline for a cold round: bare etcd3 clients, one per member, with the same TLS files and with
- * etcd3's retries and circuit breaker off (as the service has them), each call with a deadline.
+ * The bare client the cold answers are compared with: etcd3 clients, one per member, with the same TLS
+ * files and with etcd3's retries and circuit breaker off (as the service has them), each call with a
+ * deadline.
  */
 export class RawEtcd {
   readonly #clients: Etcd3[];
@@ -31,16 +32,10 @@ export class RawEtcd {
     );
   }
 
-  /** Status + linearizable Range('health') on every member in parallel; ms until the slowest member is done. */
-  async statusAndRange(): Promise<number> {
-    const started = performance.now();
-    await Promise.all(this.#clients.flatMap((c) => [c.maintenance.status(), this.#range(c)]));
-    return performance.now() - started;
-  }
-
   /**
-   * The service's whole call set, for explaining the cold ratio (not the target's baseline): Status,
-   * Range and MemberList on every member plus one Alarm GET (a raft proposal) on the first.
+   * The baseline of a cold answer: the service's whole call set from a bare client, in parallel, as a
+   * round makes it: Status, a linearizable Range('health') and MemberList on every member, plus the
+   * alarm list (a raft proposal) on the first. Milliseconds until the last call is done.
    */
   async fullRound(): Promise<number> {
     const started = performance.now();

@@ -26,9 +26,12 @@ async function waitFor<T>(what: string, child: NodeChild, attempt: () => Promise
   throw new Error(`${child.name}: no ${what} within ${READY_TIMEOUT_MS} ms; its output:\n${child.output}`);
 }
 
-/** Starts the service as `npm start` does (its Node flags included) with the given ETCD_PROBE_* settings, and waits until /livez answers. */
-export async function startService(name: string, port: number, env: Record<string, string>): Promise<ServerChild> {
-  const child = new NodeChild(name, [...startFlags(), `${ROOT}dist/main.js`], {
+/**
+ * Starts the service as `npm start` does (its Node flags included, unless `nodeFlags` says otherwise)
+ * with the given ETCD_PROBE_* settings, and waits until /livez answers.
+ */
+export async function startService(name: string, port: number, env: Record<string, string>, nodeFlags: readonly string[] = startFlags()): Promise<ServerChild> {
+  const child = new NodeChild(name, [...nodeFlags, `${ROOT}dist/main.js`], {
     ETCD_PROBE_LISTEN: `127.0.0.1:${port}`,
     ETCD_PROBE_LOG_LEVEL: 'warn',
     ...env,
@@ -42,12 +45,16 @@ export async function startService(name: string, port: number, env: Record<strin
   return { child, url };
 }
 
-/** Starts the bare Fastify comparison server serving the JSON in bodyFile, and waits for its port. */
-export async function startBare(bodyFile: string): Promise<ServerChild> {
+/**
+ * Starts a bare Fastify comparison server serving the body and headers in the two files, and waits for
+ * its port. `nodeFlags` are its V8 flags: the service's own (`npm start`'s), so that both run on the same
+ * runtime settings, or none for Node's defaults.
+ */
+export async function startBare(name: string, bodyFile: string, headersFile: string, nodeFlags: readonly string[]): Promise<ServerChild> {
   const child = new NodeChild(
-    'bare-server',
-    ['--experimental-strip-types', '--no-warnings=ExperimentalWarning', `${ROOT}scripts/bench/bare-server.ts`],
-    { BARE_BODY_FILE: bodyFile },
+    name,
+    [...nodeFlags, '--experimental-strip-types', '--no-warnings=ExperimentalWarning', `${ROOT}scripts/bench/bare-server.ts`],
+    { BARE_BODY_FILE: bodyFile, BARE_HEADERS_FILE: headersFile },
   );
   const port = await waitFor('port', child, async () => {
     const match = /\{"port":(\d+)\}/.exec(child.output);
@@ -56,11 +63,22 @@ export async function startBare(bodyFile: string): Promise<ServerChild> {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-/** Waits until GET url answers 200 (e.g. the service's first healthy verdict), and returns the body. */
-export async function waitForOk(server: ServerChild, path: string): Promise<string> {
+/** A 200 answer as the bench keeps it: the body, and the headers a bare server must repeat to match it on the wire. */
+export interface OkAnswer {
+  readonly body: string;
+  readonly headers: Record<string, string>;
+}
+
+// Headers Node or Fastify add by themselves on either side.
+const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/** Waits until GET url answers 200 (e.g. the service's first healthy verdict), and returns its body and headers. */
+export async function waitForOk(server: ServerChild, path: string): Promise<OkAnswer> {
   return waitFor(`200 on ${path}`, server.child, async () => {
     const response = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(5000) });
     const body = await response.text();
-    return response.status === 200 ? body : null;
+    if (response.status !== 200) return null;
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => !TRANSPORT_HEADERS.has(name)));
+    return { body, headers };
   });
 }

@@ -3,9 +3,13 @@ export const SETTINGS = {
   /** autocannon connections for the throughput runs (pipelining 1). */
   connections: 50,
   warmupS: 3,
-  measureS: 10,
-  /** The measured seconds per side are run as this many alternating slices (ABBA order). */
-  slices: 5,
+  measureS: 24,
+  /**
+   * The measured seconds per server are run as this many slices, the servers in turn (the order reversed
+   * every cycle). Each cycle gives a ratio; the targets judge the median cycle, so that a burst of other
+   * work on the machine, which lands on a few slices, does not decide the run.
+   */
+  slices: 16,
   cachedTtl: '5s',
   cachedTtlS: 5,
   timeout: '1s',
@@ -13,10 +17,13 @@ export const SETTINGS = {
   /** Slack over the timeout that a request with one hung member may take. */
   hungSlackMs: 100,
   hungSamples: 5,
-  coldWarmupSamples: 20,
-  coldSamples: 100,
-  coldRatioMax: 1.3,
-  throughputRatioMin: 0.85,
+  coldWarmupSamples: 10,
+  coldSamples: 60,
+  /** Cluster sizes the cold ratio is measured at (3 is the main cluster). */
+  coldSizes: [1, 3, 5, 7],
+  coldRatioMax: 1.25,
+  throughputRatioMin: 0.9,
+  cpuRatioMax: 1.15,
   pollRate: 5000,
   /**
    * Long enough that one round more or less (from where the TTL boundaries fall in the window) moves the
@@ -29,7 +36,8 @@ export const SETTINGS = {
   pollRateMinFraction: 0.95,
   memoryRequests: 100_000,
   memoryRounds: 1000,
-  rssMaxMb: 100,
-  /** "Flat": growth we accept as heap settling rather than a leak (10 % of the RSS budget). */
+  /** The service's RSS may exceed the bare Fastify server's under the same load by this much. */
+  rssOverBareMaxMb: 25,
+  /** "Flat": growth we accept as heap settling rather than a leak. */
   rssGrowthMaxMb: 10,
 };

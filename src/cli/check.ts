@@ -32,8 +32,7 @@ export interface CheckOptions {
 /** The report of one round in the chosen format. */
 export function renderCheck(snapshot: Snapshot, config: Pick<Config, 'policy'>, output: OutputFormat, now: number): string {
   if (output === 'json') {
-    const read = { value: snapshot, completedAt: snapshot.checkedAt, cache: 'miss' as const };
-    return `${JSON.stringify(healthzDocument(read, config.policy, now), null, 2)}\n`;
+    return `${JSON.stringify(healthzDocument(snapshot, config.policy), null, 2)}\n`;
   }
   return `${renderStatusTable(snapshot)}\n${renderVerdictSummary(snapshot)}`;
 }

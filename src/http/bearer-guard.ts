@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { checkBearer, type BearerCheck } from '../auth/bearer-token.ts';
-import { errorBody } from './api-error.ts';
+import { sendError } from './error-reply.ts';
 import { markCredentialed } from './response-headers.ts';
 
 /** The realm named in every challenge. */
@@ -40,13 +40,10 @@ const MESSAGES: Record<Exclude<AccessCheck, 'ok'>, string> = {
  * accepted). `basic` adds a Basic challenge, so that a browser opening the status page shows its
  * login prompt (the token as the password). Never cached.
  */
-export function refuseUnauthenticated(reply: FastifyReply, check: Exclude<AccessCheck, 'ok'>, basic = false): FastifyReply {
+export function refuseUnauthenticated(request: FastifyRequest, reply: FastifyReply, check: Exclude<AccessCheck, 'ok'>, basic = false): FastifyReply {
   const bearer = check === 'missing' ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
-  return reply
-    .code(401)
-    .header('www-authenticate', basic ? [bearer, `Basic realm="${REALM}", charset="UTF-8"`] : bearer)
-    .header('cache-control', 'no-store')
-    .send(errorBody('UNAUTHORIZED', MESSAGES[check]));
+  reply.header('www-authenticate', basic ? [bearer, `Basic realm="${REALM}", charset="UTF-8"`] : bearer).header('cache-control', 'no-store');
+  return sendError(request, reply, 'UNAUTHORIZED', MESSAGES[check]);
 }
 
 /**
@@ -66,7 +63,7 @@ export function installBearerGuard(app: FastifyInstance, options: { readonly aut
         done();
         return;
       }
-      refuseUnauthenticated(reply, check, basic);
+      refuseUnauthenticated(request, reply, check, basic);
     };
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [guard, ...existing] as typeof route.onRequest;

@@ -1,6 +1,6 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from './api-error.ts';
+import { sendError } from './error-reply.ts';
 import { markCredentialed } from './response-headers.ts';
 
 /**
@@ -24,9 +24,7 @@ export function installClientCertificateGuard(app: FastifyInstance, exempt: read
     // The OpenSSL code says why a presented certificate failed (e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE), never its content.
     const presented = Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
     const why = presented ? `the client certificate was not accepted (${String(socket.authorizationError ?? 'not verified')})` : 'no client certificate was presented';
-    reply
-      .code(401)
-      .header('cache-control', 'no-store')
-      .send(errorBody('UNAUTHORIZED', `this route needs a client certificate signed by the CA this service trusts for clients (mTLS): ${why}`));
+    reply.header('cache-control', 'no-store');
+    sendError(request, reply, 'UNAUTHORIZED', `this route needs a client certificate signed by the CA this service trusts for clients (mTLS): ${why}`);
   });
 }

@@ -1,5 +1,4 @@
 import type { DisruptionBudget, MemberDisruption, Projection } from '../probe/disruption.ts';
-import type { CacheRead } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import { freshness } from './documents.ts';
 
@@ -13,12 +12,12 @@ export function memberDisruptionDocument(m: MemberDisruption) {
 }
 
 /** The `/disruption` document: the budget, and for each member whether it may stop or leave. */
-export function disruptionDocument(read: CacheRead<Snapshot>, budget: DisruptionBudget, now: number) {
+export function disruptionDocument(snapshot: Snapshot, budget: DisruptionBudget) {
   return {
     disruptionsAllowed: budget.disruptionsAllowed,
-    status: read.value.verdict.status,
-    quorum: read.value.verdict.quorum,
-    ...freshness(read, now),
+    status: snapshot.verdict.status,
+    quorum: snapshot.verdict.quorum,
+    ...freshness(snapshot),
     members: budget.members.map(memberDisruptionDocument),
   };
 }

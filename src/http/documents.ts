@@ -1,25 +1,22 @@
 import type { Policy } from '../config/config.ts';
 import type { EndpointView, MemberView } from '../probe/cluster-view.ts';
 import type { ProbeError } from '../probe/outcome.ts';
-import type { CacheRead } from '../probe/round-cache.ts';
 import { disruptionsAllowed } from '../probe/disruption.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import { isAnsweringLeader } from '../probe/verdict.ts';
 
-/** When a response's data was taken and how it was served; common to every probe-backed document. */
+/**
+ * When a document's round finished; common to every probe-backed document. How old the round is when
+ * an answer leaves is the `Age` header's business, not the body's: the body stays the same bytes for the
+ * whole round, which is what lets it be rendered once, cached and revalidated.
+ */
 export interface Freshness {
   readonly checkedAt: string;
-  readonly ageSeconds: number;
-  readonly cached: boolean;
 }
 
-/** Freshness fields for a cache read, as seen at `now`. */
-export function freshness(read: CacheRead<Snapshot>, now: number): Freshness {
-  return {
-    checkedAt: read.value.checkedAtIso,
-    ageSeconds: Math.max(0, Math.round((now - read.completedAt) / 10) / 100),
-    cached: read.cache === 'hit',
-  };
+/** The freshness field of a round's documents. */
+export function freshness(snapshot: Snapshot): Freshness {
+  return { checkedAt: snapshot.checkedAtIso };
 }
 
 function errorDoc(error: ProbeError | null): { code: string; message: string; layer: string } | null {
@@ -33,19 +30,19 @@ function kubeDoc(snapshot: Snapshot) {
 }
 
 /** The `/healthz/etcd` document. */
-export function healthzDocument(read: CacheRead<Snapshot>, policy: Policy, now: number) {
-  const { verdict, mode, durationMs } = read.value;
+export function healthzDocument(snapshot: Snapshot, policy: Policy) {
+  const { verdict, mode, durationMs } = snapshot;
   return {
     status: verdict.status,
     policy,
     mode,
-    kubernetes: kubeDoc(read.value),
+    kubernetes: kubeDoc(snapshot),
     reasons: verdict.reasons,
     quorum: verdict.quorum,
     disruptionsAllowed: disruptionsAllowed(verdict),
     leader: verdict.leader,
     clusterId: verdict.clusterId,
-    ...freshness(read, now),
+    ...freshness(snapshot),
     durationMs,
   };
 }
@@ -105,13 +102,12 @@ function endpointDocument(e: EndpointView) {
 }
 
 /** The `/members` document. */
-export function membersDocument(read: CacheRead<Snapshot>, now: number) {
-  const snapshot = read.value;
+export function membersDocument(snapshot: Snapshot) {
   return {
     clusterId: snapshot.view.clusterId,
     mode: snapshot.mode,
     kubernetes: kubeDoc(snapshot),
-    ...freshness(read, now),
+    ...freshness(snapshot),
     membershipSource: snapshot.view.membershipSource,
     members: snapshot.view.members.map((m) => memberDocument(m, snapshot)),
     endpoints: snapshot.view.endpoints.map(endpointDocument),
@@ -119,10 +115,10 @@ export function membersDocument(read: CacheRead<Snapshot>, now: number) {
 }
 
 /** The `/alarms` document. */
-export function alarmsDocument(read: CacheRead<Snapshot>, now: number) {
-  const { view } = read.value;
+export function alarmsDocument(snapshot: Snapshot) {
+  const { view } = snapshot;
   return {
-    ...freshness(read, now),
+    ...freshness(snapshot),
     source: view.alarmSource,
     alarms: view.alarms.map((a) => ({
       memberId: a.memberId,

@@ -49,3 +49,11 @@ export function httpsServerOptions(material: TlsMaterial): ServerOptions & Recor
     ...(material.ca ? { requestCert: true, rejectUnauthorized: false } : {}),
   };
 }
+
+/**
+ * The router's limits: a path parameter (a member's name or ID) may be as long as a Kubernetes node
+ * name (253, a DNS subdomain), rather than Fastify's 100; longer is a 414.
+ */
+export const ROUTER_LIMITS = {
+  maxParamLength: 256,
+} as const;

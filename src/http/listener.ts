@@ -13,7 +13,9 @@ import type { LoadedTls, TlsMaterial } from '../tls/tls-files.ts';
 import { bearerAuth, installBearerGuard, type BearerAuth } from './bearer-guard.ts';
 import { installClientCertificateGuard } from './client-certificate-guard.ts';
 import { limitConnectionsPerClient } from './connection-limits.ts';
-import { httpServerOptions, httpsServerOptions, LISTENER_LIMITS, secureContextOptions } from './listener-options.ts';
+import { clientErrorHandler } from './client-error.ts';
+import { frameworkErrorHandler } from './error-handler.ts';
+import { httpServerOptions, httpsServerOptions, LISTENER_LIMITS, ROUTER_LIMITS, secureContextOptions } from './listener-options.ts';
 import { installResponseHeaders } from './response-headers.ts';
 import { SERVICE_PROBE_PATHS } from '../config/route-paths.ts';
 
@@ -29,6 +31,8 @@ export interface ListenerOptions {
   readonly tls: LoadedTls | null;
   readonly auth: LoadedToken | null;
   readonly reloadIntervalMs?: number;
+  /** Whether shutdown has begun: answers then close their connection. */
+  readonly closing: () => boolean;
 }
 
 /** The Fastify instance with its limits, TLS and bearer guard (before any route), and the reload timer's owner. */
@@ -49,12 +53,19 @@ export interface Listener {
  */
 export function createListener(options: ListenerOptions): Listener {
   const { logger, metrics, now, tls, auth } = options;
+  // Fastify logs requests only when debug is on: with a logger it tracks every response's end (listeners,
+  // timestamps) for its log line, a cost on every health poll. Without, errors are logged by the
+  // service's own handlers (error-handler.ts).
+  const requestLogging: FastifyServerOptions = logger.isLevelEnabled('debug')
+    ? {
+        loggerInstance: logger as FastifyBaseLogger,
+        logController: new QuietLogController(logger),
+        // One logger for all requests instead of a pino child per request; the log lines carry reqId themselves.
+        childLoggerFactory: (parent) => parent,
+      }
+    : { logger: false };
   const serverOptions: FastifyServerOptions = {
-    loggerInstance: logger as FastifyBaseLogger,
-    logController: new QuietLogController(logger),
-    // One logger for all requests instead of a pino child per request (a cost on every health poll);
-    // the request log lines carry reqId themselves.
-    childLoggerFactory: (parent) => parent,
+    ...requestLogging,
     // The API takes no bodies; anything larger than a small header-only request is refused.
     bodyLimit: LISTENER_LIMITS.bodyLimit,
     requestTimeout: LISTENER_LIMITS.requestTimeoutMs,
@@ -63,6 +74,10 @@ export function createListener(options: ListenerOptions): Listener {
     // close): a blanket 503 from /healthz/etcd would tell a load balancer that etcd failed. /readyz
     // says that the service is going away.
     return503OnClosing: false,
+    routerOptions: { maxParamLength: ROUTER_LIMITS.maxParamLength },
+    // What the router and Node's parser refuse is answered in the envelope too (error-handler.ts, client-error.ts).
+    frameworkErrors: frameworkErrorHandler({ https: tls !== null, logger }),
+    clientErrorHandler: clientErrorHandler({ https: tls !== null }),
   };
   // Fastify types an HTTPS instance apart; the routes and hooks are the same, so one type serves both.
   const server = (
@@ -75,7 +90,7 @@ export function createListener(options: ListenerOptions): Listener {
   server.server.maxConnections = options.config.maxConnections;
   server.server.on('drop', () => metrics.connectionDropped());
   limitConnectionsPerClient(server.server, options.config.maxConnectionsPerClient, () => metrics.connectionDroppedPerClient());
-  installResponseHeaders(server, { https: tls !== null });
+  installResponseHeaders(server, { https: tls !== null, closing: options.closing });
   if (tls?.material.ca) installClientCertificateGuard(server, SERVICE_PROBE_PATHS);
 
   const reloaders: { refresh(): boolean }[] = [];

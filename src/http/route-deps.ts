@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.ts';
 import type { ProbeMetrics } from '../metrics/probe-metrics.ts';
 import type { RoundHistory } from '../probe/history/round-history.ts';
@@ -6,8 +6,9 @@ import type { Thresholds } from '../probe/member-checks.ts';
 import type { CacheRead, RoundCache } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import type { BearerAuth } from './bearer-guard.ts';
-import { setCacheHeaders } from './cache-headers.ts';
+import { cacheControl, setRoundHeaders } from './cache-headers.ts';
 import type { Lifecycle } from './lifecycle.ts';
+import { credentialOf } from './response-headers.ts';
 
 /** What the routes share: the one cache of rounds, the metrics, the settings they read, a clock, the lifecycle. */
 export interface RouteDeps {
@@ -25,20 +26,47 @@ export interface RouteDeps {
   readonly auth: BearerAuth | null;
 }
 
-/** Reads the shared snapshot for a route: counts how the cache served it and sets the cache headers. */
-export async function readSnapshot(
-  deps: RouteDeps,
-  route: string,
-  reply: FastifyReply,
-  fresh = false,
-): Promise<CacheRead<Snapshot>> {
-  const read = await deps.cache.get({ fresh });
+function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, fresh: boolean): void {
   deps.metrics.countRequest(route, read.cache);
-  setCacheHeaders(reply, read, deps.config.cacheTtlMs, deps.now());
+  setRoundHeaders(reply, read, cacheControl(deps.config.cacheTtlMs, credentialOf(request) !== 'none'), now, fresh);
+}
+
+/**
+ * Reads the shared snapshot for a route: counts how the cache served it (under `route`) and sets
+ * Cache-Control (`private` when the request was let in by a credential, which the guards decide before
+ * any handler), Age and Cache-Status.
+ */
+export async function readSnapshot(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, fresh = false): Promise<CacheRead<Snapshot>> {
+  const read = await deps.cache.get({ fresh });
+  roundHeaders(deps, route, request, reply, read, deps.now(), fresh);
   return read;
 }
 
-/** Query-string flags: present without a value, or true/1/yes, means on. */
-export function flag(value: string | undefined): boolean {
-  return value !== undefined && !['false', '0', 'no'].includes(value.toLowerCase());
+/**
+ * Answers from the shared snapshot. While the cached round is young (and no `?fresh`), at once: no
+ * promise, no await, nothing but headers, a counter and `answer` (which sends bytes it already has);
+ * otherwise once the cache has a round (readSnapshot). A young round is answered even while a forced
+ * round is in flight: it is within its TTL, which is all a caller without `?fresh` asks for. Returns
+ * the promise only on the slow path, so that Fastify wraps no promise for a cached answer; whatever
+ * `answer` throws reaches the error handler either way.
+ */
+export function answerFromRound(
+  deps: RouteDeps,
+  route: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fresh: boolean,
+  answer: (read: CacheRead<Snapshot>) => void,
+): Promise<void> | undefined {
+  if (!fresh) {
+    const current = deps.cache.peek();
+    const now = deps.now();
+    if (current !== null && now - current.completedAt < deps.config.cacheTtlMs) {
+      const read: CacheRead<Snapshot> = { value: current.value, completedAt: current.completedAt, cache: 'hit' };
+      roundHeaders(deps, route, request, reply, read, now, false);
+      answer(read);
+      return undefined;
+    }
+  }
+  return readSnapshot(deps, route, request, reply, fresh).then(answer);
 }

@@ -39,7 +39,15 @@ export class ProbeMetrics {
   readonly #disruptions = new Gauge({ name: 'etcd_probe_disruptions_allowed', help: 'How many voting members could stop now without losing quorum (0 when quorum is lost or its margin unknown).', registers: [this.registry] });
   readonly #leaderChanges = new Counter({ name: 'etcd_probe_leader_changes_total', help: 'Leader elections seen between rounds (leader changes, and raft term jumps between rounds), since the process started.', registers: [this.registry] });
   readonly #memberTransitions = new Counter({ name: 'etcd_probe_member_transitions_total', help: 'Changes of a member\'s state between rounds, by the state it changed to.', labelNames: ['member', 'to'], registers: [this.registry] });
-  readonly #requests = new Counter({ name: 'etcd_probe_requests_total', help: 'Requests served from a probe round, by route and how the cache served them.', labelNames: ['route', 'cache'], registers: [this.registry] });
+  readonly #requests = new Counter({
+    name: 'etcd_probe_requests_total',
+    help: 'Requests served from a probe round, by route and how the cache served them.',
+    labelNames: ['route', 'cache'],
+    registers: [this.registry],
+    // Requests are counted in plain numbers and handed to prom-client when it is read: its own inc()
+    // hashes the labels on every call, a cost on every health poll.
+    collect: () => this.#flushRequests(),
+  });
 
   constructor(options: ProbeMetricsOptions) {
     collectDefaultMetrics({ register: this.registry });
@@ -97,16 +105,26 @@ export class ProbeMetrics {
     }
   }
 
-  readonly #requestCounters = new Map<string, { inc(): void }>();
+  /** Requests counted since the last read, by route, then by how the cache served them. */
+  readonly #pendingRequests = new Map<string, Record<CacheOutcome, number>>();
 
-  /** Counts a request served from the cache (label children are kept: this runs on every poll). */
+  /** Counts a request served from the cache (a plain increment: this runs on every poll). */
   countRequest(route: string, cache: CacheOutcome): void {
-    const key = `${route} ${cache}`;
-    let counter = this.#requestCounters.get(key);
-    if (!counter) {
-      counter = this.#requests.labels({ route, cache });
-      this.#requestCounters.set(key, counter);
+    let counts = this.#pendingRequests.get(route);
+    if (!counts) {
+      counts = { hit: 0, miss: 0, coalesced: 0 };
+      this.#pendingRequests.set(route, counts);
     }
-    counter.inc();
+    counts[cache] += 1;
+  }
+
+  #flushRequests(): void {
+    for (const [route, counts] of this.#pendingRequests) {
+      for (const cache of ['hit', 'miss', 'coalesced'] as const) {
+        // A series appears once it has been counted, as it did when prom-client counted each request.
+        if (counts[cache] > 0) this.#requests.inc({ route, cache }, counts[cache]);
+        counts[cache] = 0;
+      }
+    }
   }
 }

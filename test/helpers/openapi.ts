@@ -28,27 +28,67 @@ function resolve(pointer: string): [string, any] {
   return [path, node];
 }
 
-/** A response as a test saw it. */
+/** A response as a test saw it; with `headers`, the documented headers are checked too. */
 export interface SeenResponse {
   readonly status: number;
   readonly contentType: string;
   readonly body: unknown;
+  readonly headers?: Record<string, unknown> | Headers;
+}
+
+function validate(pointer: string, value: unknown): string[] {
+  const check = ajv.getSchema(`openapi#${pointer}`);
+  if (!check) return [`no schema at ${pointer}`];
+  if (check(value)) return [];
+  return (check.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+/**
+ * Checks a response against a documented response object (its JSON pointer): the content type must be
+ * documented (or none, for a body-less one), the body must validate against its schema (JSON bodies, and
+ * text bodies whose schema says more than "a string"), and with headers given, every documented header
+ * marked `required` must be there and every documented one that is there must match its schema.
+ */
+function checkAgainst(responsePath: string, documented: any, response: SeenResponse): string[] {
+  const errors: string[] = [];
+  if (response.headers) {
+    const seen = response.headers;
+    for (const name of Object.keys(documented.headers ?? {})) {
+      const [headerPath, resolved] = resolve(`${responsePath}/headers/${escape(name)}`);
+      const value = seen instanceof Headers ? (seen.get(name) ?? undefined) : seen[name.toLowerCase()];
+      if (value === undefined) {
+        if (resolved?.required) errors.push(`header ${name} is missing`);
+        continue;
+      }
+      if (resolved?.schema) errors.push(...validate(`${headerPath}/schema`, String(value)).map((e) => `header ${name}: ${e}`));
+    }
+  }
+  const mediaType = response.contentType.split(';')[0]?.trim() ?? '';
+  if (!documented.content) return mediaType === '' && (response.body === '' || response.body === undefined) ? errors : [...errors, `${responsePath} documents no body`];
+  if (!documented.content[mediaType]) return [...errors, `${responsePath} does not document ${mediaType || 'a body without a content type'}`];
+  const schemaPath = `${responsePath}/content/${escape(mediaType)}/schema`;
+  if (mediaType === 'application/json' || typeof response.body === 'string') errors.push(...validate(schemaPath, response.body));
+  return errors;
 }
 
 /**
  * Checks a real response against the documented one for (method, path template): the status must be
- * documented, the content type too, and a JSON body must validate against its schema.
+ * documented for the operation, and the response must match it (see checkAgainst).
  */
 export function checkResponse(method: string, template: string, response: SeenResponse): string[] {
   const [operationPath, operation] = resolve(`/paths/${escape(template)}/${method.toLowerCase()}`);
   if (!operation) return [`${method} ${template} is not documented`];
   const [responsePath, documented] = resolve(`${operationPath}/responses/${response.status}`);
   if (!documented) return [`${method} ${template} does not document status ${response.status}`];
-  const mediaType = response.contentType.split(';')[0]?.trim() ?? '';
-  if (!documented.content?.[mediaType]) return [`${method} ${template} ${response.status} does not document ${mediaType}`];
-  if (mediaType !== 'application/json') return [];
-  const validate = ajv.getSchema(`openapi#${responsePath}/content/${escape(mediaType)}/schema`);
-  if (!validate) return [`no schema at ${responsePath}`];
-  if (validate(response.body)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+  return checkAgainst(responsePath, documented, response);
+}
+
+/**
+ * Checks a response that any request can get, whatever its route (404 for no route, 405, 408, 414,
+ * 431), against the shared response `components/responses/<name>`.
+ */
+export function checkSharedResponse(name: string, response: SeenResponse): string[] {
+  const [responsePath, documented] = resolve(`/components/responses/${name}`);
+  if (!documented) return [`components/responses/${name} is not documented`];
+  return checkAgainst(responsePath, documented, response);
 }

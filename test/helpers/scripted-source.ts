@@ -31,3 +31,36 @@ export function scriptedSource(observations: readonly EndpointObservation[]): Me
     async close() {},
   };
 }
+
+/**
+ * A member source whose answers can be changed between rounds (`set`), or made to throw as a bug in the
+ * service would (`breakWith`): its clients look the current observations up on every call.
+ */
+export function switchableSource(initial: readonly EndpointObservation[]): MemberSource & { set(next: readonly EndpointObservation[]): void; breakWith(error: Error | null): void } {
+  let current = initial;
+  let broken: Error | null = null;
+  const find = (key: string) => current.find((o) => o.target.key === key) as EndpointObservation;
+  return {
+    mode: 'static',
+    set(next) {
+      current = next;
+    },
+    breakWith(error) {
+      broken = error;
+    },
+    async targets() {
+      if (broken) throw broken;
+      return current.map((o) => o.target);
+    },
+    connect(target) {
+      return {
+        status: async () => find(target.key).status,
+        healthRead: async () => find(target.key).health,
+        memberList: async () => find(target.key).memberList,
+        alarmList: async () => find(target.key).alarmList ?? { ok: true as const, value: [], ms: 1 },
+        close() {},
+      };
+    },
+    async close() {},
+  };
+}

@@ -74,6 +74,16 @@ describe('the bearer guard', () => {
     expect((await inject('/members', 'Basic dXNlcjpwYXNz')).headers['www-authenticate']).toBe('Bearer realm="etcd-probe", error="invalid_token"');
   });
 
+  it('answers its 401 as text to a client that prefers text, with the documented headers', async () => {
+    await build();
+    const res = await (app as App).server.inject({ method: 'GET', url: '/alarms', headers: { accept: 'text/plain' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.body).toBe('UNAUTHORIZED: this route needs a bearer token (Authorization: Bearer <token>)\n');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const seen = { status: res.statusCode, contentType: String(res.headers['content-type']), body: res.body, headers: res.headers };
+    expect(checkResponse('GET', '/alarms', seen)).toEqual([]);
+  });
+
   it('guards HEAD too, and leaves /healthz/etcd, /livez, /readyz and /openapi.yaml open', async () => {
     await build();
     expect((await inject('/members', undefined, 'HEAD')).status).toBe(401);

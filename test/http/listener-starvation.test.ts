@@ -7,6 +7,7 @@ import { LISTENER_LIMITS } from '../../src/http/listener-options.ts';
 import { issue, makeCa, type TestCa } from '../fixtures/certs.ts';
 import { httpsGet } from '../helpers/https.ts';
 import { scriptedSource } from '../helpers/scripted-source.ts';
+import { checkSharedResponse } from '../helpers/openapi.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
 import { round, three } from '../probe/observation-builders.ts';
 
@@ -39,15 +40,19 @@ async function httpsService(ca: TestCa, env: Record<string, string>): Promise<Ru
 interface Attacker {
   readonly socket: Socket;
   closedAt: number | null;
+  /** What the server wrote to it. */
+  received: string;
 }
 
 function attack(url: string, from: string, since: number, first: string | Buffer | null, trickle: string | Buffer | null): Attacker {
   const { hostname, port } = new URL(url);
   const socket = connect({ host: hostname, port: Number(port), localAddress: from });
-  const attacker: Attacker = { socket, closedAt: null };
+  const attacker: Attacker = { socket, closedAt: null, received: '' };
   attackers.push(socket);
   socket.on('error', () => {});
-  socket.on('data', () => {});
+  socket.on('data', (chunk: Buffer) => {
+    attacker.received += chunk.toString('latin1');
+  });
   if (first !== null) socket.on('connect', () => socket.write(first));
   // One byte every 500 ms: never enough to finish, always enough to look alive.
   const timer = trickle === null ? null : setInterval(() => socket.write(trickle), 500);
@@ -143,6 +148,11 @@ describe('a client that holds connections open', () => {
     const check = LISTENER_LIMITS.connectionsCheckingIntervalMs + 500;
     await until(() => idle.closedAt !== null && slowHeaders.closedAt !== null, LISTENER_LIMITS.headersTimeoutMs + check);
     for (const a of [idle, slowHeaders]) expect(a.closedAt!).toBeGreaterThan(LISTENER_LIMITS.headersTimeoutMs - 500);
+    // A request that began is told why, in the envelope (Node's timeout, answered by client-error.ts).
+    expect(slowHeaders.received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    const timeout = JSON.parse(slowHeaders.received.slice(slowHeaders.received.indexOf('\r\n\r\n') + 4));
+    expect(timeout).toEqual({ error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' });
+    expect(checkSharedResponse('RequestTimeout', { status: 408, contentType: 'application/json; charset=utf-8', body: timeout })).toEqual([]);
     // Two slots are free again: /livez answers while the slow body still trickles.
     expect(await livez(service.url, null)).toBe(200);
     await until(() => slowBody.closedAt !== null, LISTENER_LIMITS.requestTimeoutMs + check - (performance.now() - since));

@@ -49,15 +49,23 @@ describe('the cache and single flight', () => {
     const byCache = (c: string) => served.filter((m) => m[1] === c).reduce((sum, m) => sum + Number(m[2]), 0);
     expect(byCache('miss')).toBe(1);
     expect(byCache('miss') + byCache('coalesced') + byCache('hit')).toBe(1001);
+    // Each answer says how it was served (RFC 9211): at most one started the round (a /metrics scrape may have).
+    const statuses = responses.filter((r) => r.headers.has('cache-status')).map((r) => r.headers.get('cache-status'));
+    expect(statuses.length).toBe(750);
+    expect(statuses.filter((c) => c === 'etcd-probe; fwd=miss').length).toBeLessThanOrEqual(1);
+    expect(statuses.every((c) => ['etcd-probe; fwd=miss', 'etcd-probe; fwd=miss; collapsed', 'etcd-probe; hit'].includes(String(c)))).toBe(true);
   });
 
-  it('serves from the cache within the TTL, with Cache-Control and Age', async () => {
+  it('serves from the cache within the TTL, with Cache-Control, Age and an ETag', async () => {
     const before = await etcdCalls();
     const got = await get(`${service.url}/healthz/etcd`);
-    expect(got.body.cached).toBe(true);
-    expect(got.headers.get('cache-control')).toMatch(/^max-age=\d+$/);
-    expect(Number(got.headers.get('cache-control')?.slice('max-age='.length))).toBeLessThanOrEqual(30);
-    expect(got.headers.get('age')).toMatch(/^\d+$/);
+    expect(got.headers.get('cache-status')).toBe('etcd-probe; hit');
+    // RFC 9111: fresh for max-age (the TTL) minus Age (the round's age), as the service's own cache keeps it.
+    expect(got.headers.get('cache-control')).toBe('max-age=30');
+    expect(Number(got.headers.get('age'))).toBeLessThan(30);
+    const again = await get(`${service.url}/healthz/etcd`, { headers: { 'if-none-match': String(got.headers.get('etag')) } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
     expect(delta((await etcdCalls()).Status, before.Status)).toEqual([0, 0, 0]);
   });
 
@@ -66,18 +74,21 @@ describe('the cache and single flight', () => {
     const before = await etcdCalls();
     const [first, second] = await Promise.all([get(`${service.url}/healthz/etcd?fresh=true`), get(`${service.url}/healthz/etcd?fresh=true`)]);
     const third = await get(`${service.url}/healthz/etcd?fresh=true`);
-    expect(first.body.cached).toBe(false);
-    expect(second.body.cached).toBe(false);
-    expect(third.body.cached).toBe(true);
+    // One request started the forced round, the other joined it; the third found it finished.
+    expect([first, second].map((g) => g.headers.get('cache-status')).sort()).toEqual(['etcd-probe; fwd=request', 'etcd-probe; fwd=request; collapsed']);
+    expect(third.headers.get('cache-status')).toBe('etcd-probe; hit');
     expect(delta((await etcdCalls()).Status, before.Status)).toEqual([1, 1, 1]);
   });
 
   it('rejects a bad parameter with 400 and a JSON error, and unknown routes with 404', async () => {
     const bad = await get(`${service.url}/healthz/etcd?policy=foo`);
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ error: 'INVALID_PARAMETER', message: "parameter 'policy' must be one of quorum, strict (got 'foo')" });
+    expect(bad.body).toEqual({ error: 'INVALID_PARAMETER', message: 'policy: must be one of quorum, strict' });
+    const typo = await get(`${service.url}/healthz/etcd?polcy=strict`);
+    expect(typo.status).toBe(400);
+    expect(typo.body.message).toBe("unknown query parameter 'polcy': /healthz/etcd accepts policy, fresh, verbose");
     const missing = await get(`${service.url}/nope`);
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: 'NOT_FOUND', message: 'no route GET /nope' });
+    expect(missing.body).toEqual({ error: 'NOT_FOUND', message: 'no route GET /nope; /openapi.yaml lists the routes' });
   });
 });

@@ -1,37 +1,52 @@
 import type { FastifyInstance } from 'fastify';
-import { DISRUPTION_ACTIONS, disruptionBudget, project, type DisruptionAction } from '../../probe/disruption.ts';
+import type { Thresholds } from '../../probe/member-checks.ts';
+import { DISRUPTION_ACTIONS, disruptionBudget, project } from '../../probe/disruption.ts';
 import { findMember, knownMembers } from '../../probe/find-member.ts';
+import type { Snapshot } from '../../probe/snapshot.ts';
 import { ApiError } from '../api-error.ts';
 import { disruptionDocument } from '../disruption-document.ts';
 import { freshness } from '../documents.ts';
-import { readSnapshot, type RouteDeps } from '../route-deps.ts';
+import { JSON_TYPE, perRound, represent, type Representation } from '../representation.ts';
+import { answerFromRound, type RouteDeps } from '../route-deps.ts';
+import { sendRepresentation } from '../send-representation.ts';
+import { parseQuery, queryRules } from '../strict-query.ts';
+
+const BUDGET_QUERY = queryRules('/disruption', {});
+const MEMBER_QUERY = queryRules('/disruption/{member}', { action: DISRUPTION_ACTIONS });
+
+// Projections are judged at the round's own time, as the round's verdict was: the answer is the round's,
+// the same bytes for every request that reads it.
+
+function budgetRepresentation(snapshot: Snapshot, thresholds: Thresholds): Representation {
+  return perRound(snapshot, 'disruption', () => {
+    const budget = disruptionBudget(snapshot.view, snapshot.verdict, thresholds, snapshot.checkedAt);
+    return represent(200, JSON_TYPE, JSON.stringify(disruptionDocument(snapshot, budget)));
+  });
+}
 
 /** GET /disruption and GET /disruption/{member}?action=stop|remove: may a member go down (or leave) now? */
 export function disruptionRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  app.get('/disruption', async (_request, reply) => {
-    const read = await readSnapshot(deps, '/disruption', reply);
-    const now = deps.now();
-    return disruptionDocument(read, disruptionBudget(read.value.view, read.value.verdict, deps.thresholds, now), now);
+  app.get('/disruption', (request, reply) => {
+    parseQuery(BUDGET_QUERY, request.query);
+    return answerFromRound(deps, '/disruption', request, reply, false, (read) => {
+      sendRepresentation(request, reply, budgetRepresentation(read.value, deps.thresholds));
+    });
   });
 
-  app.get<{ Params: { member: string }; Querystring: { action?: string } }>(
-    '/disruption/:member',
-    { schema: { querystring: { type: 'object', properties: { action: { type: 'string' } } } } },
-    async (request, reply) => {
-      const raw = request.query.action ?? 'stop';
-      if (!(DISRUPTION_ACTIONS as readonly string[]).includes(raw)) {
-        throw new ApiError('INVALID_PARAMETER', `action: must be one of ${DISRUPTION_ACTIONS.join(', ')}`);
-      }
-      const action = raw as DisruptionAction;
-      const read = await readSnapshot(deps, '/disruption/{member}', reply);
-      const { view, verdict } = read.value;
+  app.get<{ Params: { member: string } }>('/disruption/:member', (request, reply) => {
+    const action = parseQuery(MEMBER_QUERY, request.query).action ?? 'stop';
+    return answerFromRound(deps, '/disruption/{member}', request, reply, false, (read) => {
+      const snapshot = read.value;
+      const { view, verdict } = snapshot;
       const member = findMember(view.members.filter((m) => m.listed), request.params.member);
       if (!member) throw new ApiError('MEMBER_NOT_FOUND', `no member has that ID or name; members: ${knownMembers(view.members)}`);
-      const now = deps.now();
-      const projection = project(view, verdict, member, action, deps.thresholds, now);
-      // 409: the cluster is fine, but not with this member gone: the request conflicts with its state.
-      reply.code(projection.safe ? 200 : 409);
-      return { member: { id: member.id, name: member.name }, action, ...projection, ...freshness(read, now) };
-    },
-  );
+      const representation = perRound(snapshot, `disruption ${member.id} ${action}`, () => {
+        const projection = project(view, verdict, member, action, deps.thresholds, snapshot.checkedAt);
+        // 409: the cluster is fine, but not with this member gone: the request conflicts with its state.
+        const body = { member: { id: member.id, name: member.name }, action, ...projection, ...freshness(snapshot) };
+        return represent(projection.safe ? 200 : 409, JSON_TYPE, JSON.stringify(body));
+      });
+      sendRepresentation(request, reply, representation);
+    });
+  });
 }

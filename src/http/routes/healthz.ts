@@ -1,17 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import { POLICIES, type Policy } from '../../config/config.ts';
+import type { Snapshot } from '../../probe/snapshot.ts';
 import { refuseUnauthenticated } from '../bearer-guard.ts';
 import { healthzDocument, healthzSummaryDocument } from '../documents.ts';
 import { renderHealthzSummaryText, renderHealthzText } from '../healthz-text.ts';
-import { httpStatusFor } from '../policy-status.ts';
 import { prefersText } from '../negotiate.ts';
-import { credentialOf, markCredentialed, varyByAuthorization } from '../response-headers.ts';
-import { flag, readSnapshot, type RouteDeps } from '../route-deps.ts';
+import { httpStatusFor } from '../policy-status.ts';
+import { JSON_TYPE, perRound, represent, TEXT_TYPE, type Representation } from '../representation.ts';
+import { credentialOf, markCredentialed } from '../response-headers.ts';
+import { answerFromRound, type RouteDeps } from '../route-deps.ts';
+import { sendRepresentation } from '../send-representation.ts';
+import { parseQuery, queryRules } from '../strict-query.ts';
 
-interface HealthzQuery {
-  policy?: Policy;
-  fresh?: string;
-  verbose?: string;
+const QUERY = queryRules('/healthz/etcd', { policy: POLICIES, fresh: 'flag', verbose: 'flag' });
+
+/** Who an answer is for: everyone (`full`), or a caller without the token when one is set (`summary`). */
+type Audience = 'full' | 'summary';
+
+// The representation keys, built once: a key made per request would be a new string to hash each time.
+const KEYS = Object.fromEntries(
+  POLICIES.map((p) => [p, { json: { full: `healthz ${p} json full`, summary: `healthz ${p} json summary` }, text: { full: `healthz ${p} text full`, summary: `healthz ${p} text summary` } }]),
+) as Record<Policy, Record<'json' | 'text', Record<Audience, string>>>;
+
+/** The /healthz/etcd answer of a round for a policy, format and audience, rendered once per round. */
+export function healthzRepresentation(snapshot: Snapshot, policy: Policy, text: boolean, audience: Audience): Representation {
+  return perRound(snapshot, KEYS[policy][text ? 'text' : 'json'][audience], () => {
+    const status = httpStatusFor(snapshot.verdict.status, policy);
+    const passed = status === 200;
+    if (audience === 'summary') {
+      return text
+        ? represent(status, TEXT_TYPE, renderHealthzSummaryText(snapshot, policy, passed))
+        : represent(status, JSON_TYPE, JSON.stringify(healthzSummaryDocument(snapshot, policy)));
+    }
+    return text ? represent(status, TEXT_TYPE, renderHealthzText(snapshot, policy, passed)) : represent(status, JSON_TYPE, JSON.stringify(healthzDocument(snapshot, policy)));
+  });
 }
 
 /**
@@ -21,43 +43,24 @@ interface HealthzQuery {
  * load balancer's plain GET keeps working, nobody else learns hosts or forces rounds.
  */
 export function healthzRoute(app: FastifyInstance, deps: RouteDeps): void {
-  app.get<{ Querystring: HealthzQuery }>(
-    '/healthz/etcd',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            policy: { type: 'string', enum: [...POLICIES] },
-            fresh: { type: 'string' },
-            verbose: { type: 'string' },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      const policy = request.query.policy ?? deps.config.policy;
-      let summary = false;
-      if (deps.auth && credentialOf(request) !== 'token') {
-        varyByAuthorization(reply);
-        const check = deps.auth.check(request.headers.authorization);
-        if (check === 'ok') markCredentialed(request, 'token');
-        else if (flag(request.query.verbose) || flag(request.query.fresh)) return refuseUnauthenticated(reply, check);
-        else summary = true;
-      }
-      const read = await readSnapshot(deps, '/healthz/etcd', reply, flag(request.query.fresh));
-      const code = httpStatusFor(read.value.verdict.status, policy);
-      reply.code(code);
-      if (summary) {
-        if (!prefersText(request.headers.accept)) return healthzSummaryDocument(read.value, policy);
-        reply.type('text/plain; charset=utf-8');
-        return renderHealthzSummaryText(read.value, policy, code === 200);
-      }
-      if (flag(request.query.verbose) || prefersText(request.headers.accept)) {
-        reply.type('text/plain; charset=utf-8');
-        return renderHealthzText(read.value, policy, code === 200);
-      }
-      return healthzDocument(read, policy, deps.now());
-    },
-  );
+  // The answer depends on Accept, and with a token file set on Authorization too.
+  const vary = deps.auth ? 'Accept, Authorization' : 'Accept';
+  app.get('/healthz/etcd', (request, reply) => {
+    const query = parseQuery(QUERY, request.query);
+    const policy = query.policy ?? deps.config.policy;
+    let audience: Audience = 'full';
+    if (deps.auth && credentialOf(request) !== 'token') {
+      const check = deps.auth.check(request.headers.authorization);
+      if (check === 'ok') markCredentialed(request, 'token');
+      else if (query.verbose === true || query.fresh === true) {
+        refuseUnauthenticated(request, reply, check);
+        return undefined;
+      } else audience = 'summary';
+    }
+    reply.header('vary', vary);
+    const text = query.verbose === true || prefersText(request.headers.accept);
+    return answerFromRound(deps, '/healthz/etcd', request, reply, query.fresh === true, (read) => {
+      sendRepresentation(request, reply, healthzRepresentation(read.value, policy, text, audience));
+    });
+  });
 }

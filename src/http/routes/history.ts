@@ -5,6 +5,9 @@ import { historyReport } from '../../probe/history/history-report.ts';
 import { ApiError } from '../api-error.ts';
 import { historyDocument } from '../history-document.ts';
 import { readSnapshot, type RouteDeps } from '../route-deps.ts';
+import { parseQuery, queryRules } from '../strict-query.ts';
+
+const QUERY = queryRules('/history', { since: 'text', member: 'text' });
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:\d\d)$/;
 
@@ -21,22 +24,22 @@ export function parseSince(raw: string, now: number): number {
   }
 }
 
-/** GET /history: what changed over the window (or since `since`), optionally for one member. */
+/**
+ * GET /history: what changed over the window (or since `since`), optionally for one member. Rendered per
+ * request: the window ends now, not at the round.
+ */
 export function historyRoute(app: FastifyInstance, deps: RouteDeps): void {
-  app.get<{ Querystring: { since?: string; member?: string } }>(
-    '/history',
-    { schema: { querystring: { type: 'object', properties: { since: { type: 'string' }, member: { type: 'string' } } } } },
-    async (request, reply) => {
-      const read = await readSnapshot(deps, '/history', reply);
-      const now = deps.now();
-      const since = request.query.since === undefined ? null : parseSince(request.query.since, now);
-      let memberId: string | null = null;
-      if (request.query.member !== undefined) {
-        const member = findMember(read.value.view.members, request.query.member);
-        if (!member) throw new ApiError('MEMBER_NOT_FOUND', `member: no member has that ID or name; members: ${knownMembers(read.value.view.members)}`);
-        memberId = member.id;
-      }
-      return historyDocument(historyReport(deps.history, { since, memberId }, now));
-    },
-  );
+  app.get('/history', async (request, reply) => {
+    const query = parseQuery(QUERY, request.query);
+    const read = await readSnapshot(deps, '/history', request, reply);
+    const now = deps.now();
+    const since = query.since === undefined ? null : parseSince(query.since, now);
+    let memberId: string | null = null;
+    if (query.member !== undefined) {
+      const member = findMember(read.value.view.members, query.member);
+      if (!member) throw new ApiError('MEMBER_NOT_FOUND', `member: no member has that ID or name; members: ${knownMembers(read.value.view.members)}`);
+      memberId = member.id;
+    }
+    return historyDocument(historyReport(deps.history, { since, memberId }, now));
+  });
 }

@@ -1,33 +1,46 @@
 import type { FastifyInstance } from 'fastify';
 import { findMember, knownMembers } from '../../probe/find-member.ts';
+import type { Snapshot } from '../../probe/snapshot.ts';
 import { ApiError } from '../api-error.ts';
 import { memberDocument, membersDocument } from '../documents.ts';
-import { flag, readSnapshot, type RouteDeps } from '../route-deps.ts';
+import { JSON_TYPE, perRound, represent, type Representation } from '../representation.ts';
+import { answerFromRound, type RouteDeps } from '../route-deps.ts';
+import { sendRepresentation } from '../send-representation.ts';
+import { parseQuery, queryRules } from '../strict-query.ts';
 
-const FRESH_QUERY = { type: 'object', properties: { fresh: { type: 'string' } } } as const;
+const MEMBERS_QUERY = queryRules('/members', { fresh: 'flag' });
+const MEMBER_QUERY = queryRules('/members/{idOrName}', { fresh: 'flag' });
+
+/** The /members answer of a round: 200, or 503 saying why per endpoint when no member answered. */
+function membersRepresentation(snapshot: Snapshot): Representation {
+  return perRound(snapshot, 'members', () => {
+    const document = membersDocument(snapshot);
+    if (snapshot.view.endpoints.some((e) => e.reachable)) return represent(200, JSON_TYPE, JSON.stringify(document));
+    const why = document.endpoints.map((e) => `${e.endpoint}: ${e.error?.message ?? 'no answer'}`).join('; ');
+    return represent(503, JSON_TYPE, JSON.stringify({ error: 'NO_MEMBER_REACHABLE', message: `no etcd member answered (${why})`, ...document }));
+  });
+}
 
 /** GET /members and GET /members/{idOrName}: every member with its facts, or one of them. */
 export function membersRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  app.get<{ Querystring: { fresh?: string } }>('/members', { schema: { querystring: FRESH_QUERY } }, async (request, reply) => {
-    const read = await readSnapshot(deps, '/members', reply, flag(request.query.fresh));
-    const anyAnswered = read.value.view.endpoints.some((e) => e.reachable);
-    const document = membersDocument(read, deps.now());
-    if (anyAnswered) return document;
-    reply.code(503);
-    const why = document.endpoints.map((e) => `${e.endpoint}: ${e.error?.message ?? 'no answer'}`).join('; ');
-    return { error: 'NO_MEMBER_REACHABLE', message: `no etcd member answered (${why})`, ...document };
+  app.get('/members', (request, reply) => {
+    const query = parseQuery(MEMBERS_QUERY, request.query);
+    return answerFromRound(deps, '/members', request, reply, query.fresh === true, (read) => {
+      sendRepresentation(request, reply, membersRepresentation(read.value));
+    });
   });
 
-  app.get<{ Params: { idOrName: string }; Querystring: { fresh?: string } }>(
-    '/members/:idOrName',
-    { schema: { querystring: FRESH_QUERY } },
-    async (request, reply) => {
-      const read = await readSnapshot(deps, '/members/{idOrName}', reply, flag(request.query.fresh));
-      const { members } = read.value.view;
+  app.get<{ Params: { idOrName: string } }>('/members/:idOrName', (request, reply) => {
+    const query = parseQuery(MEMBER_QUERY, request.query);
+    return answerFromRound(deps, '/members/{idOrName}', request, reply, query.fresh === true, (read) => {
+      const snapshot = read.value;
+      const { members } = snapshot.view;
       const member = findMember(members, request.params.idOrName);
-      if (member) return memberDocument(member, read.value);
-      if (members.length === 0) throw new ApiError('NO_MEMBER_REACHABLE', 'the membership is unknown: no etcd member answered');
-      throw new ApiError('MEMBER_NOT_FOUND', `no member has that ID or name; members: ${knownMembers(members)}`);
-    },
-  );
+      if (!member) {
+        if (members.length === 0) throw new ApiError('NO_MEMBER_REACHABLE', 'the membership is unknown: no etcd member answered');
+        throw new ApiError('MEMBER_NOT_FOUND', `no member has that ID or name; members: ${knownMembers(members)}`);
+      }
+      sendRepresentation(request, reply, perRound(snapshot, `member ${member.id}`, () => represent(200, JSON_TYPE, JSON.stringify(memberDocument(member, snapshot)))));
+    });
+  });
 }

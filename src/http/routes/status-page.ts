@@ -8,6 +8,10 @@ import { FRAGMENT_CSP, STATUS_PAGE_CSP } from '../status-page/content-security-p
 import { statusPageModel } from '../status-page/page-model.ts';
 import { FRAGMENT_PATH } from '../status-page/refresh-script.ts';
 import { renderStatusFragment, renderStatusPage } from '../status-page/status-page.ts';
+import { parseQuery, queryRules } from '../strict-query.ts';
+
+const PAGE_QUERY = queryRules('/', {});
+const FRAGMENT_QUERY = queryRules(`/${FRAGMENT_PATH}`, {});
 
 function htmlHeaders(reply: FastifyReply, csp: string): void {
   reply.type('text/html; charset=utf-8');
@@ -19,7 +23,8 @@ function htmlHeaders(reply: FastifyReply, csp: string): void {
 /**
  * GET / (the status page for people) and GET /status/fragment (its live part, which the page's script
  * swaps in every TTL). Both render the shared snapshot through the JSON routes' document builders and
- * answer 200 whatever the verdict: the page reports etcd's health, /healthz/etcd gates on it.
+ * answer 200 whatever the verdict: the page reports etcd's health, /healthz/etcd gates on it. Rendered
+ * per request (the page says when to refresh, counted from now), so no ETag.
  */
 export function statusPageRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const model = (read: CacheRead<Snapshot>) => {
@@ -30,13 +35,15 @@ export function statusPageRoutes(app: FastifyInstance, deps: RouteDeps): void {
       budget: disruptionBudget(view, verdict, deps.thresholds, now),
     });
   };
-  app.get('/', async (_request, reply) => {
-    const read = await readSnapshot(deps, '/', reply);
+  app.get('/', async (request, reply) => {
+    parseQuery(PAGE_QUERY, request.query);
+    const read = await readSnapshot(deps, '/', request, reply);
     htmlHeaders(reply, STATUS_PAGE_CSP);
     return renderStatusPage(model(read)).markup;
   });
-  app.get(`/${FRAGMENT_PATH}`, async (_request, reply) => {
-    const read = await readSnapshot(deps, `/${FRAGMENT_PATH}`, reply);
+  app.get(`/${FRAGMENT_PATH}`, async (request, reply) => {
+    parseQuery(FRAGMENT_QUERY, request.query);
+    const read = await readSnapshot(deps, `/${FRAGMENT_PATH}`, request, reply);
     htmlHeaders(reply, FRAGMENT_CSP);
     return renderStatusFragment(model(read)).markup;
   });

@@ -50,9 +50,9 @@ export function statusPageModel(
 ): StatusPageModel {
   const ageMs = Math.max(0, now - read.completedAt);
   return {
-    health: healthzDocument(read, settings.policy, now),
-    members: membersDocument(read, now),
-    alarms: alarmsDocument(read, now),
+    health: healthzDocument(read.value, settings.policy),
+    members: membersDocument(read.value),
+    alarms: alarmsDocument(read.value),
     quotaBytes: settings.quotaBytes,
     cacheTtlMs: settings.cacheTtlMs,
     nextRefreshMs: Math.max(MIN_REFRESH_MS, settings.cacheTtlMs - ageMs + STALE_SLACK_MS),
