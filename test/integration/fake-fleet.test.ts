@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapiAccess } from '../../src/discovery/capi-access.ts';
@@ -12,6 +14,7 @@ import type { TlsMaterial } from '../../src/tls/tls-files.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { capiFleetRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { FakeFleet, type FleetCluster } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
+import { openTunnel } from '../helpers/client-node-tunnel.ts';
 import { eventually } from '../helpers/http.ts';
 
 // The Cluster API fleet STAND-IN (test/fixtures/fake-kube-apiserver/fake-fleet.ts) driven by the real
@@ -203,6 +206,31 @@ describe("each workload cluster through etcd-probe's own Cluster API code", () =
     expect(result.ok ? null : result.error.layer).toBe('tls');
   });
 
+  it("port-forwards with client-node's own PortForward through the workload's URL path: TLS of the cluster's CA, h2, the member's HTTP/2 answer", async () => {
+    const two = fleetCluster('team-b', 'cluster-002');
+    const member = b.members[0]!.name;
+    const tunnel = await openTunnel(kubeConfigFor(two.workload.kubeconfig()), 'kube-system', `etcd-${member}`, 2379);
+    const minted = await mintClientCertificate({ caCert: Buffer.from(two.etcdCa.cert), caKey: Buffer.from(two.etcdCa.key), commonName: 'etcd-probe', now: Date.now() });
+    const socket = tlsConnect({ socket: Duplex.from({ readable: tunnel.output, writable: tunnel.input }), ca: two.etcdCa.cert, cert: minted.cert, key: minted.key, servername: 'localhost', ALPNProtocols: ['h2'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('secureConnect', resolve);
+        socket.once('error', reject);
+      });
+      expect(socket.authorized).toBe(true);
+      expect(socket.alpnProtocol).toBe('h2');
+      expect(socket.getPeerX509Certificate()?.issuer).toBe(`CN=etcd-ca team-b/cluster-002`);
+      // The HTTP/2 client preface and an empty SETTINGS frame: the real member answers with its SETTINGS.
+      socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])]));
+      const frame = await new Promise<Buffer>((resolve) => socket.once('data', resolve));
+      expect(frame[3]).toBe(4);
+    } finally {
+      socket.destroy();
+      tunnel.ws.terminate();
+    }
+    expect(fleet.api.requests.filter((r) => r.upgrade).at(-1)).toMatchObject({ path: `/workloads/team-b/cluster-002/api/v1/namespaces/kube-system/pods/etcd-${member}/portforward`, status: 101 });
+  });
+
   it("answers a workload's credentials at another workload's URL with 401", async () => {
     const one = kubeConfigFor(fleetCluster('team-a', 'cluster-001').workload.kubeconfig());
     const other = fleetCluster('team-b', 'cluster-002').workload.url;
@@ -232,12 +260,13 @@ describe('clusters added and removed at run time', () => {
 
     expect(fleet.removeCluster('team-c', 'fresh')).toBe(true);
     expect(await names()).not.toContain('fresh');
-    await expect(management.readSecret('team-c', 'fresh-kubeconfig', TIMEOUT_MS)).rejects.toBeInstanceOf(KubeError);
+    await expect(management.readSecret('team-c', 'fresh-kubeconfig', TIMEOUT_MS)).rejects.toMatchObject({ kind: 'not-found', status: 404 });
     const error = await connection.listNodes('node-role.kubernetes.io/control-plane', TIMEOUT_MS).then(
       () => null,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(KubeError);
+    expect(error).toMatchObject({ kind: 'unreachable' });
     expect(fleet.api.requests.at(-1)).toMatchObject({ path: `${added.workload.prefix}/api/v1/nodes`, status: 0 });
   });
 });
