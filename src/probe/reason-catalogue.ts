@@ -135,7 +135,7 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   },
   MEMBER_STALLED: {
     severity: 'degraded',
-    when: "A member answered, but its raft applied index stayed the same over the last `ETCD_PROBE_STALL_ROUNDS` (3) rounds while the leader's advanced (every round adds entries: the alarm list goes through raft).",
+    when: "A member answered, but its raft applied index stayed the same over the last `ETCD_PROBE_STALL_ROUNDS` (3) rounds, spanning at least 10 s, while the leader's advanced (every round adds entries: the alarm list goes through raft).",
     hint: "The member commits no more entries or cannot apply them: a hung apply loop, a full or failing disk, or a backend blocked by a long defragmentation. Check its disk and logs; if it does not move again, restart it (the others keep quorum).",
   },
   DB_QUOTA_HIGH: {

@@ -9,11 +9,12 @@ import { formatSamples, VerdictRecorder, type VerdictSample } from './verdict-re
 /** etcd-probe's per-call deadline in the scenarios. */
 export const DEADLINE_MS = 1000;
 /**
- * ETCD_PROBE_ELECTION_GRACE in the scenarios: shorter than the default (10 s) to keep them fast, but
- * longer than the elections etcd 3.4 (no pre-vote) holds when a cut-off member returns with a higher
- * term, seen to last up to three 1 s rounds here; those must not read as quorum loss.
+ * ETCD_PROBE_ELECTION_GRACE in the scenarios: the default (10 s). A shorter one (5 s) was tried: the
+ * elections etcd 3.4 (no pre-vote) holds when a cut-off member returns with a higher term lasted over 4 s
+ * on these 2 cores under load, and a verdict that calls such an election a lost quorum is exactly the
+ * false alarm this project must not raise; so the scenarios judge with what users get.
  */
-export const GRACE_MS = 5000;
+export const GRACE_MS = 10_000;
 /** etcd's --election-timeout (its default); raft randomizes each member's timeout in [1x, 2x). */
 export const ELECTION_TIMEOUT_MS = 1000;
 /** The longest a round may take: every call runs in parallel under the deadline, plus slack for load. */

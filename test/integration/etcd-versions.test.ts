@@ -29,6 +29,19 @@ describe(`etcd ${etcdVersion()}`, () => {
     cluster = await NetnsCluster.start({ size: 3 });
   });
 
+  /** The index of the member with this ID (decimal, as Status names the leader). */
+  async function leaderByMemberId(id: string): Promise<number> {
+    for (const i of cluster.members.keys()) {
+      const client = cluster.client(i);
+      try {
+        if ((await client.maintenance.status()).header.member_id === id) return i;
+      } finally {
+        client.close();
+      }
+    }
+    throw new Error(`no member has ID ${id}`);
+  }
+
   afterAll(async () => {
     await cluster?.stop();
   });
@@ -62,15 +75,17 @@ describe(`etcd ${etcdVersion()}`, () => {
   });
 
   it('fails a linearizable read pending on a follower with "etcdserver: leader changed" once a new leader is elected', async () => {
-    const leader = await cluster.leaderIndex();
     const [follower] = (await cluster.followerIndexes()) as [number];
     const client = cluster.client(follower);
     try {
       await client.get('warm-up').exec();
+      // Pause the member this follower follows right now (an election just before would make a stale index wrong).
+      const followed = (await client.maintenance.status()).leader;
+      const leader = await leaderByMemberId(followed);
       cluster.pause(leader);
       expect(await failure(() => client.get('versions').options({ deadline: Date.now() + 6000 }).exec())).toMatch(/^14 UNAVAILABLE: etcdserver: leader changed/);
     } finally {
-      cluster.resume(leader);
+      for (const [i, m] of cluster.members.entries()) if (m.paused) cluster.resume(i);
       client.close();
     }
     await cluster.waitHealthy();

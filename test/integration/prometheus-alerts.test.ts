@@ -50,7 +50,7 @@ describe('alerts on a real Prometheus scraping the service', () => {
     const host = new URL(service.url).host;
     prometheus = await PrometheusServer.start({ target: host, job: 'etcd-probe', ruleFiles: [RULES], scrapeInterval: '1s', evaluationInterval: '1s' });
     expect((await prometheus.ruleNames()).sort()).toEqual(
-      ['EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeUnhealthy'],
+      ['EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeUnhealthy'],
     );
 
     // Healthy first: three members up in Prometheus, then several evaluations with no alert at all.
@@ -95,6 +95,8 @@ describe('alerts on a real Prometheus scraping the service', () => {
     expect(firedAt - activeAt).toBeGreaterThanOrEqual(FOR_MS);
     // The cluster is degraded, not unhealthy: EtcdProbeDegraded waits out its 5 minutes, the critical ones stay quiet.
     expect(named(alerts, 'EtcdProbeDegraded').map((a) => a.state)).toEqual(['pending']);
+    // No member may stop now (one is down of three): the budget's alert waits out its 15 minutes.
+    expect(named(alerts, 'EtcdNoDisruptionBudget').map((a) => a.state)).toEqual(['pending']);
     for (const quiet of ['EtcdProbeUnhealthy', 'EtcdNoLeader']) expect(named(alerts, quiet)).toEqual([]);
     expect(named(alerts, 'EtcdProbeDown').filter((a) => a.state === 'firing')).toEqual([]);
     console.log(

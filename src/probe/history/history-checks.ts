@@ -16,6 +16,12 @@ export interface HistoryThresholds {
 
 type Round = ObservedRound | RoundRecord;
 
+/**
+ * MEMBER_STALLED also needs its rounds to span this long: back-to-back rounds (a TTL of 0) come faster
+ * than a healthy follower applies the leader's newest entries, so rounds alone would cry wolf.
+ */
+export const MIN_STALL_SPAN_MS = 10_000;
+
 function minutes(ms: number): string {
   return ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`;
 }
@@ -77,6 +83,7 @@ export function judgeStalls(past: readonly RoundRecord[], current: ObservedRound
   if (span.length < t.stallRounds) return [];
   const appliedOf = (r: Round, id: string) => r.members.find((m) => m.id === id)?.applied ?? null;
   const first = span[0] as Round;
+  if (current.at - first.at < MIN_STALL_SPAN_MS) return [];
   const leaderFrom = appliedOf(first, leader.id);
   const leaderTo = appliedOf(current, leader.id);
   if (leaderFrom === null || leaderTo === null || leaderTo <= leaderFrom) return [];

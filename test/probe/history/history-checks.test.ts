@@ -67,6 +67,10 @@ describe('MEMBER_STALLED', () => {
     expect(judgeStalls(...split([0, 5, 10].map((at) => rec(at, { applied: { a: 200, b: 150, c: 200 } }))), T)).toEqual([]);
   });
 
+  it('is silent when the rounds span less than 10 s (back-to-back rounds outrun a healthy follower)', () => {
+    expect(judgeStalls(...split([0, 4, 9.9].map((at) => rec(at, { applied: { a: 200 + Math.round(at), b: 150 } }))), T)).toEqual([]);
+  });
+
   it('is silent with fewer rounds than the setting', () => {
     expect(judgeStalls(...split([0, 5].map((at) => rec(at, { applied: { a: 200 + at, b: 150 } }))), T)).toEqual([]);
   });

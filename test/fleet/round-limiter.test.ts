@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { RoundLimiter } from '../../src/fleet/round-limiter.ts';
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (e: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('RoundLimiter', () => {
+  it('runs at most max rounds at once, the others in order as slots free', async () => {
+    const limiter = new RoundLimiter(2);
+    const gates = [deferred(), deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const runs = gates.map((g, i) => limiter.run(async () => {
+      started.push(i);
+      await g.promise;
+      return i;
+    }));
+    await Promise.resolve();
+    expect(started).toEqual([0, 1]);
+    expect(limiter.load).toEqual({ running: 2, waiting: 2 });
+    gates[1]?.resolve();
+    await runs[1];
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0]?.reject(new Error('a round failed'));
+    await expect(runs[0]).rejects.toThrow('a round failed');
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2, 3]);
+    gates[2]?.resolve();
+    gates[3]?.resolve();
+    expect(await Promise.all(runs.slice(2))).toEqual([2, 3]);
+    expect(limiter.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('refuses a limit that is not a positive integer', () => {
+    expect(() => new RoundLimiter(0)).toThrow('a limit of rounds in flight must be a positive integer, not 0');
+  });
+});
