@@ -231,6 +231,12 @@ describe("each workload cluster through etcd-probe's own Cluster API code", () =
     expect(fleet.api.requests.filter((r) => r.upgrade).at(-1)).toMatchObject({ path: `/workloads/team-b/cluster-002/api/v1/namespaces/kube-system/pods/etcd-${member}/portforward`, status: 101 });
   });
 
+  it('leaves no tunnel or relay connection open once the clients have closed', async () => {
+    const left = await eventually(async () => [fleet.api.openTunnels, fleet.api.openBackendSockets], (n) => n.every((x) => x === 0), 5000, 20);
+    expect(left).toEqual([0, 0]);
+    expect(fleet.api.tunnelBytes.fromPods).toBeGreaterThan(0);
+  });
+
   it("answers a workload's credentials at another workload's URL with 401", async () => {
     const one = kubeConfigFor(fleetCluster('team-a', 'cluster-001').workload.kubeconfig());
     const other = fleetCluster('team-b', 'cluster-002').workload.url;
