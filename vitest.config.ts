@@ -32,6 +32,8 @@ const integration = (project: string, groupOrder: number) => ({
 const ETCD_VERSION_NEUTRAL = [
   'cli',
   'demo',
+  'fake-fleet',
+  'fake-fleet-kubectl',
   'fake-kube-kubectl',
   'fake-kube-port-forward',
   'kube-leaks',

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from '../helpers/log-sink.ts';
 import { checkResponse } from '../helpers/openapi.ts';
@@ -16,7 +16,7 @@ let clock = T0;
 
 async function build(observations = round(three()).endpoints) {
   clock = T0;
-  const result = resolveConfig({ env: { ETCD_PROBE_CACHE_TTL: '5s' }, argv: [], now: new Date(T0) });
+  const result = loadConfig({ env: { ETCD_PROBE_CACHE_TTL: '5s' }, argv: [], now: new Date(T0) });
   if (!result.ok) throw new Error('bad test config');
   const source = switchableSource(observations);
   app = await buildApp({ config: result.config, tls: result.tls, logger: createLogger('warn', new LogSink()), source, now: () => clock });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
 import { API_ERRORS } from '../../src/http/api-error.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from '../helpers/log-sink.ts';
 import { checkResponse, checkSharedResponse, openapi } from '../helpers/openapi.ts';
@@ -17,7 +17,7 @@ let app: App | undefined;
 let logs: LogSink;
 
 async function build(observations = round(three()).endpoints) {
-  const result = resolveConfig({ env: { ETCD_PROBE_CACHE_TTL: '5s' }, argv: [], now: new Date() });
+  const result = loadConfig({ env: { ETCD_PROBE_CACHE_TTL: '5s' }, argv: [], now: new Date() });
   if (!result.ok) throw new Error('bad test config');
   logs = new LogSink();
   const source = switchableSource(observations);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
 import { ApiError } from '../../src/http/api-error.ts';
 import { parseQuery, queryRules } from '../../src/http/strict-query.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfig } from '../../src/cli/load-config.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from '../helpers/log-sink.ts';
 import { checkResponse, openapi } from '../helpers/openapi.ts';
@@ -59,7 +59,7 @@ afterEach(async () => {
 
 describe('every route', () => {
   it('refuses a parameter it does not document, naming the ones it does', async () => {
-    const result = resolveConfig({ env: {}, argv: [], now: new Date() });
+    const result = loadConfig({ env: {}, argv: [], now: new Date() });
     if (!result.ok) throw new Error('bad test config');
     app = await buildApp({ config: result.config, tls: result.tls, logger: createLogger('warn', new LogSink()), source: scriptedSource(round(three()).endpoints) });
     for (const [template, item] of Object.entries<any>(openapi.paths)) {
@@ -81,7 +81,7 @@ describe('every route', () => {
   });
 
   it('takes the kube-style flags: ?verbose alone, and true/false/1/0', async () => {
-    const result = resolveConfig({ env: {}, argv: [], now: new Date() });
+    const result = loadConfig({ env: {}, argv: [], now: new Date() });
     if (!result.ok) throw new Error('bad test config');
     app = await buildApp({ config: result.config, tls: result.tls, logger: createLogger('warn', new LogSink()), source: scriptedSource(round(three()).endpoints) });
     for (const query of ['verbose', 'verbose=', 'verbose=true', 'verbose=1']) {
