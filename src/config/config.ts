@@ -31,6 +31,27 @@ export interface ObjectRef {
   readonly name: string;
 }
 
+/** Every Cluster API Cluster in the management cluster (`*`), or in one namespace (`<namespace>/*`). */
+export interface CapiFleetRef {
+  readonly fleet: true;
+  /** null: every namespace. */
+  readonly namespace: string | null;
+}
+
+/** ETCD_PROBE_CAPI_CLUSTER: one Cluster, or a fleet of them. */
+export type CapiTarget = ObjectRef | CapiFleetRef;
+
+/** Whether a Cluster API target names a fleet rather than one Cluster. */
+export function isCapiFleet(target: CapiTarget | null): target is CapiFleetRef {
+  return target !== null && 'fleet' in target;
+}
+
+/** Which share of a fleet a replica owns: `index` of `count` (ETCD_PROBE_SHARD=<index>/<count>). */
+export interface ShardRef {
+  readonly index: number;
+  readonly count: number;
+}
+
 /** Where a kubeconfig comes from: a file, or the pod's own service account. */
 export type KubeconfigRef = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'in-cluster' };
 
@@ -92,8 +113,10 @@ export interface Config {
   readonly connect: Connect | null;
   /** A Secret with etcd's client TLS (ca.crt, tls.crt, tls.key) in the workload cluster. */
   readonly tlsSecret: ObjectRef | null;
-  /** The Cluster API Cluster to probe (capi mode). */
-  readonly capiCluster: ObjectRef | null;
+  /** The Cluster API Cluster to probe (capi mode), or a fleet of them (`*`, `<namespace>/*`). */
+  readonly capiCluster: CapiTarget | null;
+  /** A Cluster API fleet: the label selector the Clusters must match; null: all of them. */
+  readonly capiSelector: string | null;
   /** The management cluster's kubeconfig; null: in-cluster. */
   readonly managementKubeconfig: KubeconfigRef | null;
   /** How old a control-plane node must be before it is NODE_WITHOUT_MEMBER. */
@@ -112,6 +135,16 @@ export interface Config {
   readonly maxConnections: number;
   /** Open connections one remote address may hold; further ones from it are closed at once. */
   readonly maxConnectionsPerClient: number;
+  /** A YAML file listing the clusters to probe (fleet mode); null: one cluster, from the settings above. */
+  readonly clustersFile: string | null;
+  /** The share of the fleet this replica owns (keeps warm, exports metrics for). */
+  readonly shard: ShardRef;
+  /** How often a fleet replica refreshes the clusters it owns, and re-lists a Cluster API fleet. */
+  readonly fleetRefreshMs: number;
+  /** Probe rounds in flight at once across the clusters of a fleet. */
+  readonly maxRoundsInFlight: number;
+  /** How long a cluster this replica does not own keeps its clients after it was last asked about. */
+  readonly idleCloseMs: number;
   /** How long after SIGTERM the service keeps serving with /readyz failing, before it stops listening. */
   readonly shutdownDelayMs: number;
 }

@@ -1,6 +1,6 @@
 import { CONNECTS } from './config.ts';
 import type { SettingGroup } from './setting.ts';
-import { parseDuration, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
+import { parseCapiTarget, parseDuration, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
 
 /** The settings of the Kubernetes modes (kubeconfig and Cluster API), in help order. */
 export const KUBE_SETTINGS = {
@@ -45,8 +45,17 @@ export const KUBE_SETTINGS = {
     flag: 'capi-cluster',
     fallback: null,
     absent: null,
-    help: 'namespace/name of a Cluster API Cluster: reach its etcd the way KubeadmControlPlane does',
-    parse: parseObjectRef,
+    help: 'namespace/name of a Cluster API Cluster: reach its etcd the way KubeadmControlPlane does; * or namespace/* follows every Cluster (fleet mode)',
+    parse: parseCapiTarget,
+  },
+  capiSelector: {
+    key: 'capiSelector',
+    env: 'ETCD_PROBE_CAPI_SELECTOR',
+    flag: 'capi-selector',
+    fallback: null,
+    absent: null,
+    help: 'Cluster API fleet (ETCD_PROBE_CAPI_CLUSTER=* or namespace/*): the label selector the Clusters must match',
+    parse: parseLabelSelector,
   },
   managementKubeconfig: {
     key: 'managementKubeconfig',

@@ -93,8 +93,14 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     connect: decode('connect'),
     tlsSecret: decode('tlsSecret'),
     capiCluster: decode('capiCluster'),
+    capiSelector: decode('capiSelector'),
     managementKubeconfig: decode('managementKubeconfig'),
     nodeGraceMs: decode('nodeGraceMs'),
+    clustersFile: decode('clustersFile'),
+    shard: decode('shard'),
+    fleetRefreshMs: decode('fleetRefreshMs'),
+    maxRoundsInFlight: decode('maxRoundsInFlight'),
+    idleCloseMs: decode('idleCloseMs'),
     authTokenFile: decode('authTokenFile'),
     authRoutes: decode('authRoutes'),
     tlsCertFile: decode('tlsCertFile'),
@@ -146,6 +152,7 @@ export function configOf(settings: Settings): Config {
     endpoints: Object.freeze([...settings.endpoints]),
     listen: Object.freeze({ ...settings.listen }),
     authRoutes: Object.freeze([...settings.authRoutes]),
+    shard: Object.freeze({ ...settings.shard }),
   });
 }
 

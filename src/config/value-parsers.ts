@@ -1,4 +1,4 @@
-import type { KubeconfigRef, ObjectRef } from './config.ts';
+import type { CapiTarget, KubeconfigRef, ObjectRef, ShardRef } from './config.ts';
 import { ValueProblem } from './config-error.ts';
 import type { ListenAddress } from './config.ts';
 
@@ -155,6 +155,34 @@ export function parseObjectRef(raw: string): ObjectRef {
   if (!DNS_LABEL.test(namespace)) throw new ValueProblem(`'${namespace}' is not a valid namespace (lowercase letters, digits and '-')`);
   if (!DNS_SUBDOMAIN.test(name)) throw new ValueProblem(`'${name}' is not a valid object name (lowercase letters, digits, '-' and '.')`);
   return { namespace, name };
+}
+
+/** Parses a Cluster API target: `namespace/name`, or a fleet: `*` (every namespace) or `namespace/*`. */
+export function parseCapiTarget(raw: string): CapiTarget {
+  const value = raw.trim();
+  if (value === '*') return { fleet: true, namespace: null };
+  if (value.endsWith('/*')) {
+    const namespace = value.slice(0, -2);
+    if (!DNS_LABEL.test(namespace)) throw new ValueProblem(`'${namespace}' is not a valid namespace (lowercase letters, digits and '-')`);
+    return { fleet: true, namespace };
+  }
+  try {
+    return parseObjectRef(value);
+  } catch (error) {
+    if (!(error instanceof ValueProblem)) throw error;
+    throw new ValueProblem(`${error.message}; a fleet is * or namespace/*`);
+  }
+}
+
+/** Parses a shard, `<index>/<count>` with 0 <= index < count <= 1000. */
+export function parseShard(raw: string): ShardRef {
+  const match = /^(\d{1,4})\/(\d{1,4})$/.exec(raw.trim());
+  if (!match) throw new ValueProblem(`'${raw}' is not <index>/<count> (e.g. 0/1, or 2/3 for the third of three replicas)`);
+  const index = Number(match[1]);
+  const count = Number(match[2]);
+  if (count < 1 || count > 1000) throw new ValueProblem(`the count ${count} is out of range (1 to 1000)`);
+  if (index >= count) throw new ValueProblem(`the index ${index} must be below the count ${count} (indexes start at 0)`);
+  return { index, count };
 }
 
 /** Parses a kubeconfig reference: `in-cluster`, or the path of a kubeconfig file (read later, by the start-up's file step). */

@@ -59,8 +59,8 @@ describe('modes', () => {
 
   it.each([
     [{ ETCD_PROBE_KUBECONFIG: '/nowhere/kubeconfig' }, 'ETCD_PROBE_KUBECONFIG: cannot read /nowhere/kubeconfig: no such file'],
-    [{ ETCD_PROBE_CAPI_CLUSTER: 'workload' }, "ETCD_PROBE_CAPI_CLUSTER: 'workload' is not namespace/name"],
-    [{ ETCD_PROBE_CAPI_CLUSTER: 'Default/w' }, "ETCD_PROBE_CAPI_CLUSTER: 'Default' is not a valid namespace (lowercase letters, digits and '-')"],
+    [{ ETCD_PROBE_CAPI_CLUSTER: 'workload' }, "ETCD_PROBE_CAPI_CLUSTER: 'workload' is not namespace/name; a fleet is * or namespace/*"],
+    [{ ETCD_PROBE_CAPI_CLUSTER: 'Default/w' }, "ETCD_PROBE_CAPI_CLUSTER: 'Default' is not a valid namespace (lowercase letters, digits and '-'); a fleet is * or namespace/*"],
     [{ ETCD_PROBE_KUBECONFIG: KUBECONFIG, ETCD_PROBE_TLS_SECRET: 'kube-system/' }, "ETCD_PROBE_TLS_SECRET: '' is not a valid object name (lowercase letters, digits, '-' and '.')"],
     [{ ETCD_PROBE_KUBECONFIG: KUBECONFIG, ETCD_PROBE_CONNECT: 'tunnel' }, "ETCD_PROBE_CONNECT: 'tunnel' is not one of port-forward, direct"],
     [{ ETCD_PROBE_KUBECONFIG: KUBECONFIG, ETCD_PROBE_NODE_SELECTOR: 'a b' }, "ETCD_PROBE_NODE_SELECTOR: 'a b' is not a label selector (e.g. node-role.kubernetes.io/control-plane)"],

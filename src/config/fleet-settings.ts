@@ -1,0 +1,47 @@
+import type { SettingGroup } from './setting.ts';
+import { parseDuration, parseInteger, parseShard } from './value-parsers.ts';
+
+/** The settings of fleet mode (many clusters in one process), in help order. */
+export const FLEET_SETTINGS = {
+  clustersFile: {
+    key: 'clustersFile',
+    env: 'ETCD_PROBE_CLUSTERS_FILE',
+    flag: 'clusters-file',
+    fallback: null,
+    absent: null,
+    help: 'YAML file listing the clusters to probe (fleet mode; docs/fleet.md): each a name and the settings of one mode',
+    parse: (raw) => raw,
+  },
+  shard: {
+    key: 'shard',
+    env: 'ETCD_PROBE_SHARD',
+    flag: 'shard',
+    fallback: '0/1',
+    help: 'fleet mode: <index>/<count>, the share of the clusters this replica keeps warm and exports metrics for',
+    parse: parseShard,
+  },
+  fleetRefreshMs: {
+    key: 'fleetRefreshMs',
+    env: 'ETCD_PROBE_FLEET_REFRESH',
+    flag: 'fleet-refresh',
+    fallback: '30s',
+    help: "fleet mode: how often the clusters this replica owns are probed, and a Cluster API fleet's Clusters listed",
+    parse: (raw) => parseDuration(raw, 1000, 3_600_000),
+  },
+  maxRoundsInFlight: {
+    key: 'maxRoundsInFlight',
+    env: 'ETCD_PROBE_MAX_ROUNDS_IN_FLIGHT',
+    flag: 'max-rounds-in-flight',
+    fallback: '16',
+    help: 'fleet mode: probe rounds running at once across clusters; the others wait their turn',
+    parse: (raw) => parseInteger(raw, 1, 1000),
+  },
+  idleCloseMs: {
+    key: 'idleCloseMs',
+    env: 'ETCD_PROBE_IDLE_CLOSE',
+    flag: 'idle-close',
+    fallback: '5m',
+    help: 'fleet mode: a cluster this replica does not own closes its clients and tunnels when nobody asked about it this long',
+    parse: (raw) => parseDuration(raw, 1000, 24 * 3_600_000),
+  },
+} satisfies SettingGroup;
