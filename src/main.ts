@@ -4,10 +4,12 @@ import { runCheck } from './cli/check.ts';
 import { parseCommandLine } from './cli/command-line.ts';
 import { EXIT_CONFIG, EXIT_SOFTWARE } from './cli/exit-codes.ts';
 import { loadConfig } from './cli/load-config.ts';
-import { serve } from './cli/serve.ts';
+import { fleetSourceOf } from './cli/fleet-source.ts';
+import { serve, serveFleet, type Serving } from './cli/serve.ts';
 import { usage } from './cli/usage.ts';
 import { packageVersion } from './cli/version.ts';
 import { ConfigError } from './config/config-error.ts';
+import { isFleet } from './config/mode-rules.ts';
 import { createLogger, stderrDestination } from './log/logger.ts';
 
 function routeProcessWarnings(logger: Logger): void {
@@ -30,7 +32,8 @@ async function main(): Promise<void> {
     process.stdout.write(`etcd-probe ${packageVersion()}\n`);
     return;
   }
-  const result = loadConfig({ env: process.env, argv: line.settings, now: new Date() });
+  const input = { env: process.env, argv: line.settings, now: new Date() };
+  const result = loadConfig(input);
   const errors = [...line.errors, ...(result.ok ? [] : result.errors)];
   if (!result.ok || errors.length > 0) {
     for (const error of errors) process.stderr.write(`etcd-probe: ${error.message}\n`);
@@ -41,6 +44,11 @@ async function main(): Promise<void> {
   routeProcessWarnings(logger);
   for (const warning of result.warnings) logger.warn(warning);
 
+  const fleet = isFleet(result.config);
+  if (fleet && line.command === 'check') {
+    process.stderr.write('etcd-probe: check probes one cluster; with ETCD_PROBE_CLUSTERS_FILE or ETCD_PROBE_CAPI_CLUSTER=* ask the service (GET /clusters, or /clusters/{cluster}/healthz/etcd)\n');
+    process.exit(EXIT_CONFIG);
+  }
   if (line.command === 'check') {
     try {
       // No process.exit: the process ends when check has closed everything it opened.
@@ -57,12 +65,16 @@ async function main(): Promise<void> {
     return;
   }
 
-  const serving = await serve({
-    resolved: result,
-    logger,
-    writeError: (t) => process.stderr.write(t),
-    exit: (code) => process.exit(code),
-  });
+  const serveOptions = { resolved: result, logger, writeError: (t: string) => process.stderr.write(t), exit: (code: number) => process.exit(code) };
+  let serving: Pick<Serving, 'stop'> | null;
+  if (fleet) {
+    const source = await fleetSourceOf(result, input);
+    if (!source.ok) {
+      for (const error of source.errors) process.stderr.write(`etcd-probe: ${error.message}\n`);
+      process.exit(EXIT_CONFIG);
+    }
+    serving = await serveFleet(serveOptions, source.source);
+  } else serving = await serve(serveOptions);
   if (!serving) return;
   process.on('SIGTERM', (s) => void serving.stop(s));
   process.on('SIGINT', (s) => void serving.stop(s));

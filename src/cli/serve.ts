@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, type App } from '../app.ts';
+import { buildFleetApp, type FleetApp, type FleetSource } from '../fleet-app.ts';
+import type { Lifecycle } from '../http/lifecycle.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { EXIT_CONFIG } from './exit-codes.ts';
 import type { ConfigResult } from './load-config.ts';
@@ -16,18 +19,37 @@ export interface ServeOptions {
 }
 
 /** The running server: main calls stop() from its signal handlers. */
-export interface Serving {
-  readonly app: App;
+export interface Serving<A = App> {
+  readonly app: A;
   stop(signal: NodeJS.Signals): Promise<void>;
 }
 
+/** What serving needs of an app, single-cluster or fleet. */
+interface Servable {
+  readonly server: FastifyInstance;
+  readonly lifecycle: Lifecycle;
+  readonly secure: boolean;
+}
+
 /** Builds the app and listens; null when the address cannot be bound (reported as a config error, exit 78). */
-export async function serve(options: ServeOptions): Promise<Serving | null> {
-  const { resolved, logger, exit } = options;
+export function serve(options: ServeOptions): Promise<Serving | null> {
+  const { resolved, logger } = options;
   const { config, tls } = resolved;
-  let app: App;
+  return run(options, () => buildApp({ config, tls, logger, tlsFiles: resolved.tlsFiles, listenerTls: resolved.listenerTls, auth: resolved.auth, inCluster: resolved.inCluster }));
+}
+
+/** Builds fleet mode over `source` and listens, as serve() does. */
+export function serveFleet(options: ServeOptions, source: FleetSource): Promise<Serving<FleetApp> | null> {
+  const { resolved, logger } = options;
+  return run(options, () => buildFleetApp({ config: resolved.config, logger, source, listenerTls: resolved.listenerTls, auth: resolved.auth }));
+}
+
+async function run<A extends Servable>(options: ServeOptions, build: () => Promise<A>): Promise<Serving<A> | null> {
+  const { resolved, logger, exit } = options;
+  const { config } = resolved;
+  let app: A;
   try {
-    app = await buildApp({ config, tls, logger, tlsFiles: resolved.tlsFiles, listenerTls: resolved.listenerTls, auth: resolved.auth, inCluster: resolved.inCluster });
+    app = await build();
   } catch (error) {
     // Building the member source may find a setting unusable (a mode's files, say): still a config error.
     if (!(error instanceof ConfigError)) throw error;
@@ -49,6 +71,8 @@ export async function serve(options: ServeOptions): Promise<Serving | null> {
       endpoints: config.mode === 'static' ? config.endpoints : undefined,
       kubeconfig: config.kubeconfig,
       capiCluster: config.capiCluster,
+      clustersFile: config.clustersFile ?? undefined,
+      shard: config.clustersFile !== null || (config.capiCluster !== null && 'fleet' in config.capiCluster) ? `${config.shard.index}/${config.shard.count}` : undefined,
       policy: config.policy,
       cacheTtlMs: config.cacheTtlMs,
       timeoutMs: config.timeoutMs,

@@ -1,5 +1,5 @@
 import { ConfigError } from './config-error.ts';
-import type { Config, Mode } from './config.ts';
+import { isCapiFleet, type Config, type Mode } from './config.ts';
 import type { SettingKey, Settings, Sources } from './setting.ts';
 
 /** The mode the settings select: a Cluster API cluster, a workload kubeconfig, or static endpoints. */
@@ -21,6 +21,7 @@ export function modeConflicts(values: Settings, sources: Sources): ConfigError[]
   if (capi && kubeconfig) {
     errors.push(new ConfigError(kubeconfig, `cannot be combined with ${capi}: Cluster API mode reads the workload kubeconfig from the cluster's secret`));
   }
+  errors.push(...fleetConflicts(values, sources));
   const mode = modeOf(values);
   if (mode !== 'static') {
     for (const key of ['endpoints', 'discover'] as const) {
@@ -47,6 +48,34 @@ export function modeConflicts(values: Settings, sources: Sources): ConfigError[]
     const tlsSecret = given('tlsSecret');
     const files = (['caFile', 'certFile', 'keyFile'] as const).map(given).filter((s) => s !== undefined);
     if (tlsSecret && files.length > 0) errors.push(new ConfigError(tlsSecret, `cannot be combined with ${files.join(', ')}: take etcd's TLS from one place`));
+  }
+  return errors;
+}
+
+/** Whether the settings select fleet mode: a clusters file, or a Cluster API fleet (`*`, `namespace/*`). */
+export function isFleet(values: Pick<Config, 'clustersFile' | 'capiCluster'>): boolean {
+  return values.clustersFile !== null || isCapiFleet(values.capiCluster);
+}
+
+const PER_CLUSTER: readonly SettingKey[] = ['endpoints', 'caFile', 'certFile', 'keyFile', 'discover', 'kubeconfig', 'nodeSelector', 'connect', 'tlsSecret', 'capiCluster', 'managementKubeconfig'];
+const FLEET_ONLY: readonly SettingKey[] = ['shard', 'fleetRefreshMs', 'maxRoundsInFlight', 'idleCloseMs'];
+
+function fleetConflicts(values: Settings, sources: Sources): ConfigError[] {
+  const errors: ConfigError[] = [];
+  const file = sources.clustersFile;
+  if (file) {
+    for (const key of PER_CLUSTER) {
+      const source = sources[key];
+      if (source) errors.push(new ConfigError(source, `cannot be combined with ${file}: each cluster of the clusters file names how it is reached`));
+    }
+  }
+  const selector = sources.capiSelector;
+  if (selector && !isCapiFleet(values.capiCluster)) errors.push(new ConfigError(selector, 'applies only to a Cluster API fleet (ETCD_PROBE_CAPI_CLUSTER=* or namespace/*)'));
+  if (!isFleet(values)) {
+    for (const key of FLEET_ONLY) {
+      const source = sources[key];
+      if (source) errors.push(new ConfigError(source, 'applies only in fleet mode (ETCD_PROBE_CLUSTERS_FILE, or ETCD_PROBE_CAPI_CLUSTER=* or namespace/*)'));
+    }
   }
   return errors;
 }

@@ -11,7 +11,8 @@ import type { SourceInputs } from './source-inputs.ts';
 /** Secrets (TLS, Cluster API kubeconfig and CA) are re-read this often, so that rotations are picked up. */
 export const SECRET_REFRESH_MS = 60_000;
 
-function connectionTo(ref: KubeconfigRef, setting: string, inCluster: InClusterAccess | null): KubeConnection {
+/** A connection to the API server a kubeconfig setting names; a kubeconfig that cannot be loaded is a ConfigError naming `setting`. */
+export function connectionTo(ref: KubeconfigRef, setting: string, inCluster: InClusterAccess | null): KubeConnection {
   try {
     if (ref.kind === 'file') return new KubeConnection(loadKubeConfig({ kind: 'file', path: ref.path }));
     if (!inCluster) throw new ConfigError(setting, 'in-cluster credentials were not resolved (KUBERNETES_SERVICE_HOST/PORT and the service account files)');

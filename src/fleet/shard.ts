@@ -1,8 +1,7 @@
+import type { ShardRef } from '../config/config.ts';
+
 /** Which share of the fleet a replica owns: `index` of `count` (ETCD_PROBE_SHARD=<index>/<count>). */
-export interface Shard {
-  readonly index: number;
-  readonly count: number;
-}
+export type Shard = ShardRef;
 
 /** Every cluster is owned: one replica, or no sharding. */
 export const WHOLE_FLEET: Shard = { index: 0, count: 1 };

@@ -24,9 +24,15 @@ export function bearerAuth(digest: () => Buffer | null): BearerAuth {
   };
 }
 
-/** Whether a route URL (e.g. `/members/:idOrName`) is one of, or under one of, the guarded paths. */
+const CLUSTER_PREFIX = '/clusters/:cluster';
+
+/**
+ * Whether a route URL (e.g. `/members/:idOrName`) is one of, or under one of, the guarded paths. A fleet
+ * cluster's route (`/clusters/:cluster/members`) is guarded as the same route of one cluster (`/members`).
+ */
 export function isGuarded(url: string, routes: readonly string[]): boolean {
-  return routes.some((r) => url === r || url.startsWith(`${r}/`));
+  const path = url === CLUSTER_PREFIX || url.startsWith(`${CLUSTER_PREFIX}/`) ? url.slice(CLUSTER_PREFIX.length) || '/' : url;
+  return routes.some((r) => path === r || path.startsWith(`${r}/`));
 }
 
 const MESSAGES: Record<Exclude<AccessCheck, 'ok'>, string> = {
@@ -55,7 +61,7 @@ export function installBearerGuard(app: FastifyInstance, options: { readonly aut
   app.addHook('onRoute', (route) => {
     if (!isGuarded(route.url, options.routes)) return;
     // Only the page itself asks a browser for credentials; its fragment is fetched with the ones given.
-    const basic = route.url === '/';
+    const basic = route.url === '/' || route.url === `${CLUSTER_PREFIX}/`;
     const guard = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
       const check = options.auth.check(request.headers.authorization);
       if (check === 'ok') {

@@ -29,9 +29,10 @@ function knownPaths(routes: readonly string[]): KnownPath[] {
  * not-found context, before any body is read: a POST with a body learns 405, not 413 or 415. Every method
  * Node's parser knows is routed here (Fastify routes only the common ones by default), so that `PURGE`
  * or `PROPFIND` get the same answers. `routes` lists the app's routes as `METHOD /url`; it is read on
- * the first such request, once every route is registered.
+ * the first such request, once every route is registered. `hint` may word a 404 for a path that is not
+ * served in this mode (fleet mode's single-cluster routes).
  */
-export function installNotFound(app: FastifyInstance, routes: () => readonly string[]): void {
+export function installNotFound(app: FastifyInstance, routes: () => readonly string[], hint: (path: string) => string | null = () => null): void {
   for (const method of METHODS) {
     // CONNECT never reaches a request handler in Node (it is the 'connect' event).
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
@@ -46,7 +47,7 @@ export function installNotFound(app: FastifyInstance, routes: () => readonly str
       reply.header('allow', match.allow);
       return sendError(request, reply, 'METHOD_NOT_ALLOWED', `${match.template} answers ${match.allow} only`);
     }
-    return sendError(request, reply, 'NOT_FOUND', `no route ${request.method} ${sanitised(path, 64)}; /openapi.yaml lists the routes`);
+    return sendError(request, reply, 'NOT_FOUND', hint(path) ?? `no route ${request.method} ${sanitised(path, 64)}; /openapi.yaml lists the routes`);
   };
   // An encapsulated context, so that its hook applies to the not-found handler only, not to the routes.
   app.register(async (scope) => {

@@ -26,6 +26,21 @@ export interface RouteDeps {
   readonly auth: BearerAuth | null;
 }
 
+/**
+ * Where a set of cluster routes is mounted and whose rounds they read: `''` and the one cluster in
+ * single-cluster mode; `/clusters/:cluster` and the cluster the request names in fleet mode (depsOf
+ * throws the 404 when there is no such cluster).
+ */
+export interface RouteSite {
+  readonly prefix: string;
+  depsOf(request: FastifyRequest): RouteDeps;
+}
+
+/** The site of single-cluster mode: routes at the root, every request reads the one cluster. */
+export function rootSite(deps: RouteDeps): RouteSite {
+  return { prefix: '', depsOf: () => deps };
+}
+
 function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, fresh: boolean): void {
   deps.metrics.countRequest(route, read.cache);
   setRoundHeaders(reply, read, cacheControl(deps.config.cacheTtlMs, credentialOf(request) !== 'none'), now, fresh);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { CoreV1Api, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import type { InClusterAccess } from '../config/config.ts';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
+import { toCapiClusterFacts, type CapiClusterFacts } from './capi-cluster-facts.ts';
 import { isMirrorPod, nodeAddresses, toNodeFacts, toPodFacts } from './convert.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
 import { parseKubeconfigYaml } from './kubeconfig-yaml.ts';
@@ -76,6 +77,7 @@ export interface ListedNode {
 export class KubeConnection {
   readonly config: KubeConfig;
   readonly #api: CoreV1Api;
+  #custom: CustomObjectsApi | null = null;
 
   constructor(config: KubeConfig) {
     this.config = config;
@@ -118,6 +120,23 @@ export class KubeConnection {
   async readSecret(namespace: string, name: string, timeoutMs: number): Promise<ReadonlyMap<string, Buffer>> {
     const secret = await this.#call(`read secret ${namespace}/${name}`, timeoutMs, (o) => this.#api.readNamespacedSecret({ namespace, name }, o));
     return new Map(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
+  }
+
+  /**
+   * Lists Cluster API Clusters (cluster.x-k8s.io/v1beta1) in a namespace, or in all of them (null),
+   * matching a label selector (null: all). Objects whose name is not a Kubernetes name are left out.
+   */
+  async listCapiClusters(namespace: string | null, labelSelector: string | null, timeoutMs: number): Promise<CapiClusterFacts[]> {
+    this.#custom ??= this.config.makeApiClient(CustomObjectsApi);
+    const custom = this.#custom;
+    const base = { group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'clusters', ...(labelSelector ? { labelSelector } : {}) };
+    const where = namespace ? `in ${namespace}` : 'in every namespace';
+    const list: unknown = await this.#call(`list clusters.cluster.x-k8s.io ${where}`, timeoutMs, (o) =>
+      namespace ? custom.listNamespacedCustomObject({ ...base, namespace }, o) : custom.listClusterCustomObject(base, o),
+    );
+    const items = (list as { items?: unknown }).items;
+    if (!Array.isArray(items)) throw new KubeError('error', `list clusters.cluster.x-k8s.io ${where}: the answer has no items`);
+    return items.map(toCapiClusterFacts).filter((c) => c !== null);
   }
 
   async #call<T>(what: string, timeoutMs: number, run: (options: object) => Promise<T>, accept?: string): Promise<T> {

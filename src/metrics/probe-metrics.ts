@@ -15,6 +15,8 @@ const RPCS = ['status', 'health', 'member_list', 'alarm_list'] as const;
 export interface ProbeMetricsOptions {
   /** etcd's backend quota as configured (ETCD_PROBE_QUOTA_BYTES), exported for database-size alerts. */
   readonly quotaBytes: number;
+  /** Also collect the process's own metrics (CPU, memory, event loop) here; false for a fleet's clusters, whose process is shared. Default true. */
+  readonly processMetrics?: boolean;
 }
 
 /** The service's own Prometheus registry: the latest round's facts, and counters of rounds and requests. */
@@ -50,7 +52,7 @@ export class ProbeMetrics {
   });
 
   constructor(options: ProbeMetricsOptions) {
-    collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
     // prom-client's gauges named *_total break the naming convention (promtool check metrics flags them,
     // prometheus/client_js#283); `sum without (type)` of their per-type siblings gives the same numbers.
     for (const name of NON_COUNTER_TOTALS) this.registry.removeSingleMetric(name);

@@ -50,7 +50,7 @@ describe('resolveConfig: defaults', () => {
       maxRoundsInFlight: 16,
       idleCloseMs: 300_000,
       authTokenFile: null,
-      authRoutes: ['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment'],
+      authRoutes: ['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment', '/clusters'],
       tlsCertFile: null,
       tlsKeyFile: null,
       tlsClientCaFile: null,

@@ -92,3 +92,9 @@ export function checkSharedResponse(name: string, response: SeenResponse): strin
   if (!documented) return [`components/responses/${name} is not documented`];
   return checkAgainst(responsePath, documented, response);
 }
+
+/** The documented paths a single-cluster service serves (fleet mode's /clusters... are not among them). */
+export const SINGLE_CLUSTER_PATHS: readonly string[] = Object.keys(openapi.paths).filter((p) => !p.startsWith('/clusters'));
+
+/** The documented paths a fleet-mode service serves: /clusters and every cluster's routes, and the service's own. */
+export const FLEET_PATHS: readonly string[] = Object.keys(openapi.paths).filter((p) => p.startsWith('/clusters') || ['/', '/metrics', '/livez', '/readyz', '/openapi.yaml'].includes(p));

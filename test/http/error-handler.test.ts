@@ -4,7 +4,7 @@ import { API_ERRORS } from '../../src/http/api-error.ts';
 import { loadConfig } from '../../src/cli/load-config.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from '../helpers/log-sink.ts';
-import { checkResponse, checkSharedResponse, openapi } from '../helpers/openapi.ts';
+import { checkResponse, checkSharedResponse, openapi, SINGLE_CLUSTER_PATHS } from '../helpers/openapi.ts';
 import { switchableSource } from '../helpers/scripted-source.ts';
 import { round, three } from '../probe/observation-builders.ts';
 
@@ -40,7 +40,7 @@ async function request(url: string, headers: Record<string, string> = {}, method
 }
 
 /** Every documented route, with the values its path parameters take here. */
-const ROUTES = Object.keys(openapi.paths).map((template) => ({ template, url: template.replace('{idOrName}', 'm-a').replace('{member}', 'm-b') }));
+const ROUTES = [...SINGLE_CLUSTER_PATHS].map((template) => ({ template, url: template.replace('{idOrName}', 'm-a').replace('{member}', 'm-b') }));
 
 describe('the envelope of each error status', () => {
   it('400: a bad query parameter, and a path that is not valid percent-encoding', async () => {

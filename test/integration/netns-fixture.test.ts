@@ -156,9 +156,10 @@ describe('the netns cluster', () => {
     // 16 KiB plus TLS at 64 kbit/s is about two seconds; unthrottled it is milliseconds.
     expect(await timedRead(2)).toBeGreaterThan(1500);
     expect(await timedRead(1)).toBeLessThan(1000);
-    // The test's own reads of the member's metrics (over 100 KiB) are exempt and stay fast.
+    // The test's own reads of the member's metrics (over 100 KiB) are exempt and stay fast. (Whether the
+    // member has a leader right now is not the point: its throttled peer link may cost it one, CI run 17.)
     const started = performance.now();
-    expect(await cluster.etcd.metric(2, /^etcd_server_has_leader (\d+)/m)).toBe(1);
+    expect([0, 1]).toContain(await cluster.etcd.metric(2, /^etcd_server_has_leader (\d+)/m));
     expect(performance.now() - started).toBeLessThan(1000);
     await fault.heal();
     expect(await timedRead(2)).toBeLessThan(1000);

@@ -7,7 +7,7 @@ import { ApiError } from '../api-error.ts';
 import { disruptionDocument } from '../disruption-document.ts';
 import { freshness } from '../documents.ts';
 import { JSON_TYPE, perRound, represent, type Representation } from '../representation.ts';
-import { answerFromRound, type RouteDeps } from '../route-deps.ts';
+import { answerFromRound, type RouteSite } from '../route-deps.ts';
 import { sendRepresentation } from '../send-representation.ts';
 import { parseQuery, queryRules } from '../strict-query.ts';
 
@@ -25,15 +25,17 @@ function budgetRepresentation(snapshot: Snapshot, thresholds: Thresholds): Repre
 }
 
 /** GET /disruption and GET /disruption/{member}?action=stop|remove: may a member go down (or leave) now? */
-export function disruptionRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  app.get('/disruption', (request, reply) => {
+export function disruptionRoutes(app: FastifyInstance, site: RouteSite): void {
+  app.get(`${site.prefix}/disruption`, (request, reply) => {
+    const deps = site.depsOf(request);
     parseQuery(BUDGET_QUERY, request.query);
     return answerFromRound(deps, '/disruption', request, reply, false, (read) => {
       sendRepresentation(request, reply, budgetRepresentation(read.value, deps.thresholds));
     });
   });
 
-  app.get<{ Params: { member: string } }>('/disruption/:member', (request, reply) => {
+  app.get<{ Params: { member: string } }>(`${site.prefix}/disruption/:member`, (request, reply) => {
+    const deps = site.depsOf(request);
     const action = parseQuery(MEMBER_QUERY, request.query).action ?? 'stop';
     return answerFromRound(deps, '/disruption/{member}', request, reply, false, (read) => {
       const snapshot = read.value;

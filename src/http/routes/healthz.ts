@@ -8,7 +8,7 @@ import { prefersText } from '../negotiate.ts';
 import { httpStatusFor } from '../policy-status.ts';
 import { JSON_TYPE, perRound, represent, TEXT_TYPE, type Representation } from '../representation.ts';
 import { credentialOf, markCredentialed } from '../response-headers.ts';
-import { answerFromRound, type RouteDeps } from '../route-deps.ts';
+import { answerFromRound, type RouteSite } from '../route-deps.ts';
 import { sendRepresentation } from '../send-representation.ts';
 import { parseQuery, queryRules } from '../strict-query.ts';
 
@@ -42,10 +42,10 @@ export function healthzRepresentation(snapshot: Snapshot, policy: Policy, text: 
  * token gets the status, policy and reason codes only, and `?verbose` or `?fresh` need the token: a
  * load balancer's plain GET keeps working, nobody else learns hosts or forces rounds.
  */
-export function healthzRoute(app: FastifyInstance, deps: RouteDeps): void {
+export function healthzRoute(app: FastifyInstance, site: RouteSite): void {
   // The answer depends on Accept, and with a token file set on Authorization too.
-  const vary = deps.auth ? 'Accept, Authorization' : 'Accept';
-  app.get('/healthz/etcd', (request, reply) => {
+  app.get(`${site.prefix}/healthz/etcd`, (request, reply) => {
+    const deps = site.depsOf(request);
     const query = parseQuery(QUERY, request.query);
     const policy = query.policy ?? deps.config.policy;
     let audience: Audience = 'full';
@@ -57,7 +57,7 @@ export function healthzRoute(app: FastifyInstance, deps: RouteDeps): void {
         return undefined;
       } else audience = 'summary';
     }
-    reply.header('vary', vary);
+    reply.header('vary', deps.auth ? 'Accept, Authorization' : 'Accept');
     const text = query.verbose === true || prefersText(request.headers.accept);
     return answerFromRound(deps, '/healthz/etcd', request, reply, query.fresh === true, (read) => {
       sendRepresentation(request, reply, healthzRepresentation(read.value, policy, text, audience));

@@ -4,7 +4,7 @@ import { findMember, knownMembers } from '../../probe/find-member.ts';
 import { historyReport } from '../../probe/history/history-report.ts';
 import { ApiError } from '../api-error.ts';
 import { historyDocument } from '../history-document.ts';
-import { readSnapshot, type RouteDeps } from '../route-deps.ts';
+import { readSnapshot, type RouteSite } from '../route-deps.ts';
 import { parseQuery, queryRules } from '../strict-query.ts';
 
 const QUERY = queryRules('/history', { since: 'text', member: 'text' });
@@ -28,8 +28,9 @@ export function parseSince(raw: string, now: number): number {
  * GET /history: what changed over the window (or since `since`), optionally for one member. Rendered per
  * request: the window ends now, not at the round.
  */
-export function historyRoute(app: FastifyInstance, deps: RouteDeps): void {
-  app.get('/history', async (request, reply) => {
+export function historyRoute(app: FastifyInstance, site: RouteSite): void {
+  app.get(`${site.prefix}/history`, async (request, reply) => {
+    const deps = site.depsOf(request);
     const query = parseQuery(QUERY, request.query);
     const read = await readSnapshot(deps, '/history', request, reply);
     const now = deps.now();

@@ -4,7 +4,7 @@ import type { Snapshot } from '../../probe/snapshot.ts';
 import { ApiError } from '../api-error.ts';
 import { memberDocument, membersDocument } from '../documents.ts';
 import { JSON_TYPE, perRound, represent, type Representation } from '../representation.ts';
-import { answerFromRound, type RouteDeps } from '../route-deps.ts';
+import { answerFromRound, type RouteSite } from '../route-deps.ts';
 import { sendRepresentation } from '../send-representation.ts';
 import { parseQuery, queryRules } from '../strict-query.ts';
 
@@ -22,15 +22,17 @@ function membersRepresentation(snapshot: Snapshot): Representation {
 }
 
 /** GET /members and GET /members/{idOrName}: every member with its facts, or one of them. */
-export function membersRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  app.get('/members', (request, reply) => {
+export function membersRoutes(app: FastifyInstance, site: RouteSite): void {
+  app.get(`${site.prefix}/members`, (request, reply) => {
+    const deps = site.depsOf(request);
     const query = parseQuery(MEMBERS_QUERY, request.query);
     return answerFromRound(deps, '/members', request, reply, query.fresh === true, (read) => {
       sendRepresentation(request, reply, membersRepresentation(read.value));
     });
   });
 
-  app.get<{ Params: { idOrName: string } }>('/members/:idOrName', (request, reply) => {
+  app.get<{ Params: { idOrName: string } }>(`${site.prefix}/members/:idOrName`, (request, reply) => {
+    const deps = site.depsOf(request);
     const query = parseQuery(MEMBER_QUERY, request.query);
     return answerFromRound(deps, '/members/{idOrName}', request, reply, query.fresh === true, (read) => {
       const snapshot = read.value;

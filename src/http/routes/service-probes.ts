@@ -11,7 +11,7 @@ const READYZ_QUERY = queryRules('/readyz', {});
  * went unready when etcd is unhealthy would hide the very answer it exists to give. Never stored: each
  * answer is about the moment it is given.
  */
-export function serviceProbeRoutes(app: FastifyInstance, deps: RouteDeps): void {
+export function serviceProbeRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'lifecycle'>): void {
   app.get('/livez', async (request, reply) => {
     parseQuery(LIVEZ_QUERY, request.query);
     reply.header('cache-control', 'no-store');

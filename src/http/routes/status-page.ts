@@ -3,7 +3,7 @@ import { disruptionBudget } from '../../probe/disruption.ts';
 import { historyReport } from '../../probe/history/history-report.ts';
 import type { CacheRead } from '../../probe/round-cache.ts';
 import type { Snapshot } from '../../probe/snapshot.ts';
-import { readSnapshot, type RouteDeps } from '../route-deps.ts';
+import { readSnapshot, type RouteDeps, type RouteSite } from '../route-deps.ts';
 import { FRAGMENT_CSP, STATUS_PAGE_CSP } from '../status-page/content-security-policy.ts';
 import { statusPageModel } from '../status-page/page-model.ts';
 import { FRAGMENT_PATH } from '../status-page/refresh-script.ts';
@@ -26,8 +26,8 @@ function htmlHeaders(reply: FastifyReply, csp: string): void {
  * answer 200 whatever the verdict: the page reports etcd's health, /healthz/etcd gates on it. Rendered
  * per request (the page says when to refresh, counted from now), so no ETag.
  */
-export function statusPageRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  const model = (read: CacheRead<Snapshot>) => {
+export function statusPageRoutes(app: FastifyInstance, site: RouteSite): void {
+  const model = (deps: RouteDeps, read: CacheRead<Snapshot>) => {
     const now = deps.now();
     const { view, verdict } = read.value;
     return statusPageModel(read, deps.config, now, {
@@ -35,16 +35,18 @@ export function statusPageRoutes(app: FastifyInstance, deps: RouteDeps): void {
       budget: disruptionBudget(view, verdict, deps.thresholds, now),
     });
   };
-  app.get('/', async (request, reply) => {
+  app.get(`${site.prefix}/`, async (request, reply) => {
+    const deps = site.depsOf(request);
     parseQuery(PAGE_QUERY, request.query);
     const read = await readSnapshot(deps, '/', request, reply);
     htmlHeaders(reply, STATUS_PAGE_CSP);
-    return renderStatusPage(model(read)).markup;
+    return renderStatusPage(model(deps, read)).markup;
   });
-  app.get(`/${FRAGMENT_PATH}`, async (request, reply) => {
+  app.get(`${site.prefix}/${FRAGMENT_PATH}`, async (request, reply) => {
+    const deps = site.depsOf(request);
     parseQuery(FRAGMENT_QUERY, request.query);
     const read = await readSnapshot(deps, `/${FRAGMENT_PATH}`, request, reply);
     htmlHeaders(reply, FRAGMENT_CSP);
-    return renderStatusFragment(model(read)).markup;
+    return renderStatusFragment(model(deps, read)).markup;
   });
 }

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Lifecycle } from '../../../src/http/lifecycle.ts';
-import type { RouteDeps } from '../../../src/http/route-deps.ts';
+import { rootSite, type RouteDeps } from '../../../src/http/route-deps.ts';
 import { statusPageRoutes } from '../../../src/http/routes/status-page.ts';
 import { FRAGMENT_CSP, STATUS_PAGE_CSP } from '../../../src/http/status-page/content-security-policy.ts';
 import { ProbeMetrics } from '../../../src/metrics/probe-metrics.ts';
@@ -39,7 +39,7 @@ function build(snapshot: Snapshot, clock = { now: CHECKED_AT }): { app: FastifyI
     thresholds: TEST_THRESHOLDS,
   };
   app = Fastify();
-  statusPageRoutes(app, deps);
+  statusPageRoutes(app, rootSite(deps));
   return { app, metrics, rounds: () => rounds };
 }
 

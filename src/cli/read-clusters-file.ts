@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { tokenize } from '../config/argv.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { isCapiFleet } from '../config/config.ts';
+import type { SettingKey } from '../config/setting.ts';
+import { SETTING_TABLE } from '../config/settings.ts';
+import type { ClusterEntry } from '../fleet/cluster-entry.ts';
+import { loadConfig, type ConfigInput } from './load-config.ts';
+
+/** Clusters files larger than this are refused unread. */
+export const MAX_CLUSTERS_FILE_BYTES = 4 * 1024 * 1024;
+
+/** The settings that say how one cluster is reached: each cluster names its own, none is inherited. */
+const MODE_KEYS = ['endpoints', 'caFile', 'certFile', 'keyFile', 'discover', 'kubeconfig', 'nodeSelector', 'connect', 'tlsSecret', 'capiCluster', 'managementKubeconfig'] as const satisfies readonly SettingKey[];
+
+/** How a cluster is judged: the process's settings unless the cluster overrides them. */
+const OVERRIDE_KEYS = [
+  'cacheTtlMs',
+  'timeoutMs',
+  'policy',
+  'quotaBytes',
+  'maxRaftGap',
+  'electionGraceMs',
+  'historyWindowMs',
+  'historyMaxBytes',
+  'leaderChangesMax',
+  'leaderChangesWindowMs',
+  'flapChangesMax',
+  'flapWindowMs',
+  'stallRounds',
+  'nodeGraceMs',
+] as const satisfies readonly SettingKey[];
+
+/** Settings naming files, resolved against the clusters file's folder when relative. */
+const PATH_KEYS: readonly SettingKey[] = ['caFile', 'certFile', 'keyFile', 'kubeconfig', 'managementKubeconfig'];
+
+/** The key of a setting in a clusters file: its variable without ETCD_PROBE_, in camelCase (ETCD_PROBE_TLS_SECRET: tlsSecret). */
+export function fileKeyOf(key: SettingKey): string {
+  const words = SETTING_TABLE[key].env.slice('ETCD_PROBE_'.length).toLowerCase().split('_');
+  return words.map((w, i) => (i === 0 ? w : `${w.charAt(0).toUpperCase()}${w.slice(1)}`)).join('');
+}
+
+const ENTRY_KEYS = new Map<string, SettingKey>([...MODE_KEYS, ...OVERRIDE_KEYS].map((k) => [fileKeyOf(k), k]));
+const NAME = /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/;
+
+/** The clusters of a clusters file, or every problem found in it. */
+export type ClustersFileResult = { readonly ok: true; readonly entries: readonly ClusterEntry[] } | { readonly ok: false; readonly errors: readonly ConfigError[] };
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function valueText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(',');
+  return null;
+}
+
+function parse(path: string, where: string): { data: unknown } | { error: ConfigError } {
+  let text: string;
+  try {
+    const bytes = readFileSync(path);
+    if (bytes.length > MAX_CLUSTERS_FILE_BYTES) return { error: new ConfigError(where, `${path} is larger than ${MAX_CLUSTERS_FILE_BYTES} bytes, not read`) };
+    text = bytes.toString('utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { error: new ConfigError(where, `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`) };
+  }
+  const lines = new LineCounter();
+  const document = parseDocument(text, { prettyErrors: false, lineCounter: lines, uniqueKeys: true });
+  const [problem] = document.errors;
+  if (problem) {
+    const { line, col } = lines.linePos(problem.pos[0]);
+    return { error: new ConfigError(where, `${path} is not valid YAML at line ${line}, column ${col} (${problem.code.toLowerCase().replaceAll('_', ' ')})`) };
+  }
+  try {
+    return { data: document.toJS({ maxAliasCount: 100 }) };
+  } catch {
+    return { error: new ConfigError(where, `${path} is not valid YAML (aliases)`) };
+  }
+}
+
+/** The process's own settings that every cluster inherits: its overrides, from the environment and the flags. */
+function inherited(input: ConfigInput): { env: Record<string, string | undefined>; argv: string[] } {
+  const inheritedEnv = new Set(OVERRIDE_KEYS.map((k) => SETTING_TABLE[k].env));
+  const inheritedFlags = new Set(OVERRIDE_KEYS.map((k) => SETTING_TABLE[k].flag));
+  const env = Object.fromEntries(Object.entries(input.env).filter(([name]) => !name.startsWith('ETCD_PROBE_') || inheritedEnv.has(name)));
+  const argv = tokenize(input.argv)
+    .filter((t) => t.name !== null && !t.short && inheritedFlags.has(t.name))
+    .flatMap((t) => t.args);
+  return { env, argv };
+}
+
+/**
+ * Reads ETCD_PROBE_CLUSTERS_FILE: `clusters:`, a list of entries, each a `name` and the settings of one
+ * mode under the names the settings have without their prefix, in camelCase, plus overrides of how the
+ * cluster is judged. Each entry is loaded as the process's own settings are (its files read, its rules
+ * checked), over the overrides the process itself was given. Every problem is reported at once, naming
+ * the cluster and the key.
+ */
+export function readClustersFile(path: string, input: ConfigInput, source = 'ETCD_PROBE_CLUSTERS_FILE'): ClustersFileResult {
+  const parsed = parse(path, source);
+  if ('error' in parsed) return { ok: false, errors: [parsed.error] };
+  const top = record(parsed.data);
+  const list = top?.clusters;
+  if (!top || !Array.isArray(list) || list.length === 0) return { ok: false, errors: [new ConfigError(source, `${path} must hold "clusters:", a list of at least one cluster`)] };
+  const extra = Object.keys(top).filter((k) => k !== 'clusters');
+  const errors: ConfigError[] = extra.length > 0 ? [new ConfigError(source, `${path}: unknown top-level key(s) ${extra.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}; only "clusters"`)] : [];
+  const base = inherited(input);
+  const folder = dirname(resolve(path));
+  const seen = new Set<string>();
+  const entries: ClusterEntry[] = [];
+  list.forEach((item, index) => {
+    const entry = record(item);
+    const at = (name: string | null, key?: string) => `${source}: clusters[${index}]${name ? ` (${name})` : ''}${key ? `: ${key}` : ''}`;
+    if (!entry) {
+      errors.push(new ConfigError(at(null), 'must be a map with a name and settings'));
+      return;
+    }
+    const name = entry.name;
+    if (typeof name !== 'string' || !NAME.test(name)) {
+      errors.push(new ConfigError(at(null, 'name'), 'must be a name of lowercase letters, digits, "-" and "." (at most 63)'));
+      return;
+    }
+    if (seen.has(name)) errors.push(new ConfigError(at(name, 'name'), 'is taken by an earlier cluster'));
+    seen.add(name);
+    const env: Record<string, string | undefined> = { ...base.env };
+    const fromEntry = new Map<string, string>();
+    let usable = true;
+    for (const [key, value] of Object.entries(entry)) {
+      if (key === 'name') continue;
+      const setting = ENTRY_KEYS.get(key);
+      if (!setting) {
+        errors.push(new ConfigError(at(name, JSON.stringify(key.slice(0, 40))), `is not a per-cluster setting; these are: ${[...ENTRY_KEYS.keys()].join(', ')}`));
+        usable = false;
+        continue;
+      }
+      let text = valueText(value);
+      if (text === null) {
+        errors.push(new ConfigError(at(name, key), 'must be a string, a number, a boolean or a list of strings'));
+        usable = false;
+        continue;
+      }
+      if (PATH_KEYS.includes(setting) && text !== 'in-cluster' && text.trim() !== '' && !isAbsolute(text.trim())) text = resolve(folder, text.trim());
+      env[SETTING_TABLE[setting].env] = text;
+      fromEntry.set(SETTING_TABLE[setting].env, key);
+    }
+    if (!['endpoints', 'kubeconfig', 'capiCluster'].some((k) => k in entry)) {
+      errors.push(new ConfigError(at(name), 'needs one of endpoints, kubeconfig or capiCluster'));
+      usable = false;
+    }
+    if (!usable) return;
+    const loaded = loadConfig({ ...input, env, argv: base.argv });
+    if (!loaded.ok) {
+      for (const e of loaded.errors) {
+        const key = fromEntry.get(e.source);
+        errors.push(new ConfigError(key ? at(name, key) : `${at(name)}: ${e.source}`, e.problem));
+      }
+      return;
+    }
+    if (isCapiFleet(loaded.config.capiCluster)) {
+      errors.push(new ConfigError(at(name, 'capiCluster'), 'names one Cluster (namespace/name) in a clusters file; for a fleet of Clusters set ETCD_PROBE_CAPI_CLUSTER=* instead'));
+      return;
+    }
+    entries.push({ name, config: loaded.config, tls: loaded.tls, tlsFiles: loaded.tlsFiles, inCluster: loaded.inCluster, waiting: null, revision: 'file' });
+  });
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, entries };
+}

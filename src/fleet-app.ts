@@ -1,0 +1,157 @@
+import type { Logger } from 'pino';
+import type { LoadedToken } from './auth/bearer-token.ts';
+import type { Config, InClusterAccess } from './config/config.ts';
+import type { ClusterEntry } from './fleet/cluster-entry.ts';
+import type { ClusterLister } from './fleet/capi-fleet.ts';
+import { CapiFleetFollower } from './fleet/capi-fleet.ts';
+import { Fleet } from './fleet/fleet.ts';
+import { RoundLimiter } from './fleet/round-limiter.ts';
+import type { SlotOptions } from './fleet/cluster-slot.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { FLEET_PREFIX, fleetSite } from './http/fleet-site.ts';
+import { Lifecycle } from './http/lifecycle.ts';
+import { createListener } from './http/listener.ts';
+import { installNotFound } from './http/not-found.ts';
+import { alarmsRoute } from './http/routes/alarms.ts';
+import { clusterListRoutes } from './http/routes/clusters.ts';
+import { disruptionRoutes } from './http/routes/disruption.ts';
+import { fleetMetricsRoute } from './http/routes/fleet-metrics.ts';
+import { healthzRoute } from './http/routes/healthz.ts';
+import { historyRoute } from './http/routes/history.ts';
+import { membersRoutes } from './http/routes/members.ts';
+import { openapiRoute } from './http/routes/openapi.ts';
+import { serviceProbeRoutes } from './http/routes/service-probes.ts';
+import { statusPageRoutes } from './http/routes/status-page.ts';
+import { CredentialMetrics } from './metrics/credential-metrics.ts';
+import { FleetMetrics } from './metrics/fleet-metrics.ts';
+import type { LoadedTls } from './tls/tls-files.ts';
+
+/** Forced (`?fresh=true`) rounds of one cluster start at most once per second. */
+const MIN_FORCED_INTERVAL_MS = 1000;
+
+/** Where a fleet's clusters come from: a clusters file's list, or a Cluster API management cluster's Clusters. */
+export type FleetSource = { readonly kind: 'file'; readonly entries: readonly ClusterEntry[] } | { readonly kind: 'capi'; readonly lister: ClusterLister; readonly inCluster: InClusterAccess | null };
+
+/** What a fleet app is built from. */
+export interface FleetAppOptions {
+  /** The process's settings (the listener's, the fleet's, and the defaults every cluster inherits). */
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly source: FleetSource;
+  /** Epoch milliseconds; defaults to Date.now. */
+  readonly now?: () => number;
+  readonly lifecycle?: Lifecycle;
+  readonly listenerTls?: LoadedTls | null;
+  readonly auth?: LoadedToken | null;
+  readonly reloadIntervalMs?: number;
+  /** Builds a cluster's prober (tests hand in scripted sources); buildProbeCore by default. */
+  readonly buildCore?: SlotOptions['buildCore'];
+}
+
+/** The built fleet app and the parts that main and tests reach for. */
+export interface FleetApp {
+  readonly server: import('fastify').FastifyInstance;
+  readonly lifecycle: Lifecycle;
+  readonly fleet: Fleet;
+  /** The Cluster API follower, or null for a clusters file. */
+  readonly follower: CapiFleetFollower | null;
+  readonly secure: boolean;
+  readonly routes: readonly string[];
+}
+
+const SINGLE_CLUSTER_PATHS = /^\/(healthz\/etcd|members|alarms|history|disruption|status\/fragment)(\/|$)/;
+
+/**
+ * Builds fleet mode: many clusters in one process, each with its own round cache, prober and metrics,
+ * served under /clusters/{cluster}/..., with /clusters and the fleet page over them all. The owned
+ * clusters (ETCD_PROBE_SHARD) are kept warm; the others are probed on demand and closed when idle.
+ * Closing the server closes the fleet.
+ */
+export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp> {
+  const { config, logger } = options;
+  const now = options.now ?? Date.now;
+  const lifecycle = options.lifecycle ?? new Lifecycle();
+  const limiter = new RoundLimiter(config.maxRoundsInFlight);
+  const fleet = new Fleet({
+    shard: config.shard,
+    limiter,
+    logger,
+    now,
+    minForcedIntervalMs: MIN_FORCED_INTERVAL_MS,
+    refreshMs: config.fleetRefreshMs,
+    idleCloseMs: config.idleCloseMs,
+    ...(options.buildCore ? { buildCore: options.buildCore } : {}),
+  });
+  const source = options.source;
+  let follower: CapiFleetFollower | null = null;
+  if (source.kind === 'file') await fleet.update(source.entries);
+  else {
+    const target = config.capiCluster;
+    if (!target || !('fleet' in target)) throw new Error('a Cluster API fleet needs ETCD_PROBE_CAPI_CLUSTER=* or namespace/*');
+    follower = new CapiFleetFollower({ lister: source.lister, target, selector: config.capiSelector, fleet, base: config, inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, logger, now });
+  }
+
+  const fleetMetrics = new FleetMetrics(() => {
+    const slots = fleet.slots;
+    const load = limiter.load;
+    return {
+      clusters: slots.length,
+      owned: slots.filter((s) => s.owned).length,
+      waiting: slots.filter((s) => s.entry.waiting !== null).length,
+      open: slots.filter((s) => s.open).length,
+      roundsRunning: load.running,
+      roundsWaiting: load.waiting,
+    };
+  });
+  const credentialMetrics = new CredentialMetrics(fleetMetrics.registry);
+  const listener = createListener({
+    config,
+    logger,
+    metrics: credentialMetrics,
+    now,
+    tls: options.listenerTls ?? null,
+    auth: options.auth ?? null,
+    closing: () => !lifecycle.ready,
+    ...(options.reloadIntervalMs === undefined ? {} : { reloadIntervalMs: options.reloadIntervalMs }),
+  });
+  const { server } = listener;
+  const routes: string[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+  });
+  installErrorHandling(server, logger);
+  installNotFound(server, () => routes, (path) =>
+    SINGLE_CLUSTER_PATHS.test(path) ? 'this service probes a fleet: every cluster has its routes under /clusters/{cluster}/ (GET /clusters lists them)' : null,
+  );
+  const site = fleetSite(fleet, { now, lifecycle, auth: listener.auth });
+  healthzRoute(server, site);
+  membersRoutes(server, site);
+  alarmsRoute(server, site);
+  historyRoute(server, site);
+  disruptionRoutes(server, site);
+  statusPageRoutes(server, site);
+  clusterListRoutes(server, {
+    fleet,
+    shard: config.shard,
+    now,
+    reloadSeconds: Math.max(5, Math.ceil(config.cacheTtlMs / 1000)),
+    discovery: () => {
+      if (!follower) return null;
+      const { listedAt, error } = follower.state;
+      return { listedAt: listedAt === null ? null : new Date(listedAt).toISOString(), error };
+    },
+  });
+  fleetMetricsRoute(server, { fleet, own: fleetMetrics.registry });
+  serviceProbeRoutes(server, { lifecycle });
+  openapiRoute(server);
+  follower?.start();
+  fleet.start();
+  server.addHook('onClose', async () => {
+    listener.stopReloading();
+    lifecycle.beginShutdown();
+    await follower?.close();
+    await fleet.close();
+  });
+  logger.debug({ prefix: FLEET_PREFIX }, 'fleet routes registered');
+  return { server, lifecycle, fleet, follower, secure: listener.secure, routes };
+}

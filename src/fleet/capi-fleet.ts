@@ -1,0 +1,118 @@
+import type { Logger } from 'pino';
+import type { CapiFleetRef, Config, InClusterAccess } from '../config/config.ts';
+import type { CapiClusterFacts } from '../kube/capi-cluster-facts.ts';
+import type { ClusterEntry } from './cluster-entry.ts';
+import type { Fleet } from './fleet.ts';
+
+/** Lists the Clusters of a management cluster (KubeConnection does). */
+export interface ClusterLister {
+  listCapiClusters(namespace: string | null, labelSelector: string | null, timeoutMs: number): Promise<CapiClusterFacts[]>;
+}
+
+/** Why a Cluster is not probed now, or null when it is. */
+export function waitingReason(cluster: CapiClusterFacts): string | null {
+  if (cluster.deleting) return 'deleting';
+  if (cluster.paused) return 'paused';
+  // A control plane that was never ready has no etcd to ask yet; a Provisioned or Failed one is probed
+  // whatever its readiness says now: a control plane that went down is exactly what the probe is for.
+  if (!cluster.controlPlaneReady && cluster.phase !== 'Provisioned' && cluster.phase !== 'Failed') {
+    return `provisioning (phase ${cluster.phase}, control plane not ready yet)`;
+  }
+  return null;
+}
+
+/** The fleet entries of listed Clusters: each probed with the process's settings and its own `namespace/name`. */
+export function capiEntries(clusters: readonly CapiClusterFacts[], base: Config, inCluster: InClusterAccess | null): ClusterEntry[] {
+  return clusters.map((c) => {
+    const waiting = waitingReason(c);
+    return {
+      name: `${c.namespace}/${c.name}`,
+      config: Object.freeze({ ...base, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name }) }),
+      tls: { ca: null, cert: null, key: null },
+      inCluster,
+      waiting,
+      revision: waiting ?? 'probed',
+    };
+  });
+}
+
+/** What the last listing found, for /clusters. */
+export interface ListingState {
+  /** When the Clusters were last listed successfully (epoch ms); null: not yet. */
+  readonly listedAt: number | null;
+  /** Why the latest listing failed (the fleet keeps the clusters of the last good one); null: it did not. */
+  readonly error: string | null;
+}
+
+/** What a CapiFleetFollower works with. */
+export interface FollowerOptions {
+  readonly lister: ClusterLister;
+  readonly target: CapiFleetRef;
+  readonly selector: string | null;
+  readonly fleet: Fleet;
+  readonly base: Config;
+  readonly inCluster: InClusterAccess | null;
+  readonly refreshMs: number;
+  readonly logger: Logger;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+}
+
+/**
+ * Follows the Clusters of a management cluster: lists them every refresh interval (a list, not a
+ * watch: a missed event cannot leave the fleet wrong for longer than one interval, and the API server
+ * holds no watch per replica) and makes the fleet match. A failed listing keeps the clusters of the last
+ * good one and is reported, never taken as "no clusters".
+ */
+export class CapiFleetFollower {
+  readonly #options: FollowerOptions;
+  #timer: NodeJS.Timeout | null = null;
+  #state: ListingState = { listedAt: null, error: null };
+  #syncing: Promise<void> | null = null;
+
+  constructor(options: FollowerOptions) {
+    this.#options = options;
+  }
+
+  /** What the last listing found. */
+  get state(): ListingState {
+    return this.#state;
+  }
+
+  /** Lists now (once at a time) and updates the fleet. */
+  sync(): Promise<void> {
+    this.#syncing ??= this.#sync().finally(() => {
+      this.#syncing = null;
+    });
+    return this.#syncing;
+  }
+
+  /** Lists every refresh interval; the first listing at once. */
+  start(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => void this.sync(), this.#options.refreshMs);
+    this.#timer.unref();
+    void this.sync();
+  }
+
+  /** Stops listing; a listing in flight ends first. */
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#syncing;
+  }
+
+  async #sync(): Promise<void> {
+    const { lister, target, selector, fleet, base, inCluster, logger, now } = this.#options;
+    try {
+      const clusters = await lister.listCapiClusters(target.namespace, selector, base.timeoutMs);
+      const change = await fleet.update(capiEntries(clusters, base, inCluster));
+      this.#state = { listedAt: now(), error: null };
+      if (change.added.length + change.removed.length + change.rebuilt.length > 0) logger.info(change, 'fleet changed');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (this.#state.error !== message) logger.warn({ error: message }, 'listing the Cluster API clusters failed; keeping the last list');
+      this.#state = { listedAt: this.#state.listedAt, error: message };
+    }
+  }
+}

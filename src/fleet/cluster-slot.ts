@@ -1,0 +1,132 @@
+import type { Logger } from 'pino';
+import { buildProbeCore, thresholdsOf, type ProbeCore } from '../core/probe-core.ts';
+import { createVerdictLogger } from '../log/verdict-logger.ts';
+import { ProbeMetrics } from '../metrics/probe-metrics.ts';
+import type { RoundHistory } from '../probe/history/round-history.ts';
+import type { Thresholds } from '../probe/member-checks.ts';
+import { RoundCache } from '../probe/round-cache.ts';
+import type { Snapshot } from '../probe/snapshot.ts';
+import { fixedTls } from '../tls/tls-provider.ts';
+import type { ClusterEntry } from './cluster-entry.ts';
+import type { RoundLimiter } from './round-limiter.ts';
+
+/** What a slot is built with besides its entry. */
+export interface SlotOptions {
+  readonly limiter: RoundLimiter;
+  readonly logger: Logger;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+  /** The least time between forced (`?fresh`) rounds. */
+  readonly minForcedIntervalMs: number;
+  /** Whether this replica owns the cluster (keeps it warm, exports its metrics). */
+  readonly owned: boolean;
+  /** Builds a cluster's prober; buildProbeCore by default (tests hand in a scripted source). */
+  readonly buildCore?: (entry: ClusterEntry, now: () => number) => Promise<ProbeCore>;
+}
+
+function defaultCore(entry: ClusterEntry, now: () => number): Promise<ProbeCore> {
+  return buildProbeCore({ config: entry.config, tls: entry.tls, etcdTls: fixedTls(entry.tls), now, inCluster: entry.inCluster });
+}
+
+/**
+ * One cluster of a fleet in this process: its round cache (single flight, as in single-cluster mode),
+ * its metrics, and its prober, built on the first round and closed again when the cluster goes idle
+ * (`release()`): a cluster nobody asked about holds no clients or tunnels. Its rounds take a slot of
+ * the fleet's limiter. The slot owns its prober and closes it.
+ */
+export class ClusterSlot {
+  readonly entry: ClusterEntry;
+  readonly owned: boolean;
+  readonly cache: RoundCache<Snapshot>;
+  readonly metrics: ProbeMetrics;
+  readonly thresholds: Thresholds;
+  readonly #options: SlotOptions;
+  #core: Promise<ProbeCore> | null = null;
+  #history: RoundHistory | null = null;
+  #askedAt: number;
+  #closed = false;
+
+  constructor(entry: ClusterEntry, options: SlotOptions) {
+    this.entry = entry;
+    this.owned = options.owned;
+    this.#options = options;
+    this.#askedAt = options.now();
+    this.thresholds = thresholdsOf(entry.config);
+    this.metrics = new ProbeMetrics({ quotaBytes: entry.config.quotaBytes, processMetrics: false });
+    const logVerdict = createVerdictLogger(options.logger.child({ cluster: entry.name }));
+    this.cache = new RoundCache<Snapshot>({
+      load: () =>
+        options.limiter.run(async () => {
+          const core = await this.#coreNow();
+          const snapshot = await core.prober.round();
+          this.metrics.recordRound(snapshot);
+          logVerdict(snapshot);
+          return snapshot;
+        }),
+      ttlMs: entry.config.cacheTtlMs,
+      minForcedIntervalMs: options.minForcedIntervalMs,
+      now: options.now,
+    });
+  }
+
+  /** The rounds the cluster's prober keeps, or null before its first round (and after it went idle). */
+  get history(): RoundHistory | null {
+    return this.#history;
+  }
+
+  /** When someone last asked about the cluster (epoch ms). */
+  get askedAt(): number {
+    return this.#askedAt;
+  }
+
+  /** Whether its prober (clients, tunnels, history) is open now. */
+  get open(): boolean {
+    return this.#core !== null;
+  }
+
+  /** Records that someone asked about the cluster now (keeps it from going idle). */
+  touch(): void {
+    this.#askedAt = this.#options.now();
+  }
+
+  /** Closes the prober (and with it the clients and tunnels) of a cluster nobody asked about since `idleMs`; true if it did. */
+  async releaseIfIdle(idleMs: number): Promise<boolean> {
+    if (this.owned || this.#core === null || this.#options.now() - this.#askedAt < idleMs) return false;
+    await this.cache.settle();
+    if (this.#options.now() - this.#askedAt < idleMs) return false;
+    await this.#closeCore();
+    return true;
+  }
+
+  /** Closes everything the slot holds; a round in flight ends first. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.cache.settle();
+    await this.#closeCore();
+  }
+
+  #coreNow(): Promise<ProbeCore> {
+    if (this.#closed) return Promise.reject(new Error(`cluster ${this.entry.name} was removed from the fleet`));
+    if (this.#core === null) {
+      const building = (this.#options.buildCore ?? defaultCore)(this.entry, this.#options.now);
+      this.#core = building;
+      // A cluster whose settings cannot be used now (a bad kubeconfig Secret, say) is tried again next round.
+      building.then(
+        (core) => {
+          this.#history = core.prober.history;
+        },
+        () => {
+          if (this.#core === building) this.#core = null;
+        },
+      );
+    }
+    return this.#core;
+  }
+
+  async #closeCore(): Promise<void> {
+    const core = this.#core;
+    this.#core = null;
+    this.#history = null;
+    if (core) await core.then((c) => c.close(), () => undefined);
+  }
+}

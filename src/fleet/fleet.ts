@@ -1,0 +1,112 @@
+import type { Logger } from 'pino';
+import type { ShardRef } from '../config/config.ts';
+import type { ClusterEntry } from './cluster-entry.ts';
+import { ClusterSlot, type SlotOptions } from './cluster-slot.ts';
+import type { RoundLimiter } from './round-limiter.ts';
+import { owns } from './shard.ts';
+
+/** What a fleet runs with. */
+export interface FleetOptions {
+  readonly shard: ShardRef;
+  readonly limiter: RoundLimiter;
+  readonly logger: Logger;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+  readonly minForcedIntervalMs: number;
+  /** How often the owned clusters are probed (and idle ones released). */
+  readonly refreshMs: number;
+  /** How long a cluster this replica does not own keeps its prober after it was last asked about. */
+  readonly idleCloseMs: number;
+  readonly buildCore?: SlotOptions['buildCore'];
+}
+
+/** How the fleet's membership last changed, for /clusters and the log. */
+export interface FleetChange {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly rebuilt: readonly string[];
+}
+
+/**
+ * The clusters of a fleet in this process, by name. `update()` takes the whole list (from a clusters
+ * file once, or from each listing of a Cluster API fleet) and adds, rebuilds and closes slots to match.
+ * `start()` keeps the owned clusters warm (a round per refresh) and releases idle ones; `close()` closes
+ * every slot. A cluster's identity for sharding is its name.
+ */
+export class Fleet {
+  readonly #options: FleetOptions;
+  readonly #slots = new Map<string, ClusterSlot>();
+  #timer: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  constructor(options: FleetOptions) {
+    this.#options = options;
+  }
+
+  /** Every cluster, in name order. */
+  get slots(): ClusterSlot[] {
+    return [...this.#slots.values()].sort((a, b) => a.entry.name.localeCompare(b.entry.name));
+  }
+
+  /** The cluster of that name, or undefined. */
+  slot(name: string): ClusterSlot | undefined {
+    return this.#slots.get(name);
+  }
+
+  /** Makes the fleet's clusters these: new ones added, changed ones rebuilt, missing ones closed. */
+  async update(entries: readonly ClusterEntry[]): Promise<FleetChange> {
+    if (this.#closed) return { added: [], removed: [], rebuilt: [] };
+    const wanted = new Map(entries.map((e) => [e.name, e]));
+    const added: string[] = [];
+    const removed: string[] = [];
+    const rebuilt: string[] = [];
+    const closing: Promise<void>[] = [];
+    for (const [name, slot] of this.#slots) {
+      const entry = wanted.get(name);
+      if (entry && entry.revision === slot.entry.revision) continue;
+      this.#slots.delete(name);
+      closing.push(slot.close());
+      (entry ? rebuilt : removed).push(name);
+    }
+    for (const entry of entries) {
+      if (this.#slots.has(entry.name)) continue;
+      this.#slots.set(entry.name, this.#slotOf(entry));
+      if (!rebuilt.includes(entry.name)) added.push(entry.name);
+    }
+    await Promise.all(closing);
+    return { added, removed, rebuilt };
+  }
+
+  /** Starts keeping the owned clusters warm and releasing idle ones, every refresh interval; the first at once. */
+  start(): void {
+    if (this.#timer || this.#closed) return;
+    this.#timer = setInterval(() => void this.tick(), this.#options.refreshMs);
+    this.#timer.unref();
+    void this.tick();
+  }
+
+  /** One refresh: a round for every owned cluster that is not waiting (through the limiter), and idle clusters released. */
+  async tick(): Promise<void> {
+    const work: Promise<unknown>[] = [];
+    for (const slot of this.#slots.values()) {
+      if (slot.owned && slot.entry.waiting === null) work.push(slot.cache.get().catch(() => undefined));
+      else work.push(slot.releaseIfIdle(this.#options.idleCloseMs));
+    }
+    await Promise.all(work);
+  }
+
+  /** Stops the timer and closes every cluster. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    const slots = [...this.#slots.values()];
+    this.#slots.clear();
+    await Promise.all(slots.map((s) => s.close()));
+  }
+
+  #slotOf(entry: ClusterEntry): ClusterSlot {
+    const { limiter, logger, now, minForcedIntervalMs, buildCore } = this.#options;
+    return new ClusterSlot(entry, { limiter, logger, now, minForcedIntervalMs, owned: owns(this.#options.shard, entry.name), ...(buildCore ? { buildCore } : {}) });
+  }
+}
