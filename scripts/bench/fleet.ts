@@ -2,6 +2,7 @@ import { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
 import { shardOf } from '../../src/fleet/shard.ts';
 import { clusterRows, firstAnswer, firstAnswerOfNew, startRun, type FleetRun } from './fleet-run.ts';
 import { closeTimedConnections } from './load.ts';
+import { startFlags } from '../start-flags.ts';
 import { median, percentile } from './stats.ts';
 
 // Fleet mode at scale (issue 15, item 5): per replica, the service's CPU and RSS with 50, 200 and 500
@@ -65,7 +66,7 @@ async function window(run: FleetRun, refreshS: number, intervals: number) {
 
 async function measure(backends: readonly EtcdCluster[], clusters: number, refresh: string, intervals: number): Promise<Row> {
   const refreshS = seconds(refresh);
-  const run = await startRun({ backends, clusters, refresh, warmWithinMs: 600_000 });
+  const run = await startRun({ backends, clusters, refresh, warmWithinMs: 600_000, nodeFlags });
   try {
     const counts = new Map<string, number>();
     for (const r of run.rows) counts.set(r.status ?? 'unknown', (counts.get(r.status ?? 'unknown') ?? 0) + 1);
@@ -96,7 +97,7 @@ async function measure(backends: readonly EtcdCluster[], clusters: number, refre
 
 /** With ETCD_PROBE_SHARD=0/2, the first answer for clusters this replica does not own (no warm loop, no prober yet). */
 async function unowned(backends: readonly EtcdCluster[], clusters: number, refresh: string) {
-  const run = await startRun({ backends, clusters, refresh, shard: '0/2', warmWithinMs: 600_000 });
+  const run = await startRun({ backends, clusters, refresh, shard: '0/2', warmWithinMs: 600_000, nodeFlags });
   try {
     const names = run.rows.filter((r) => shardOf(r.name, 2) !== 0).slice(0, 5);
     if (names.some((r) => r.owned || r.state !== 'unchecked')) throw new Error('a cluster of shard 1 was owned or already checked by shard 0');
@@ -153,18 +154,29 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
 }
 
 const refresh = flag('refresh', '10s');
+// --old-space=<MiB> replaces npm start's --max-old-space-size (to see what a fleet needs when 128 is too little).
+const oldSpace = flag('old-space', '');
+const nodeFlags = startFlags().map((f) => (oldSpace && f.startsWith('--max-old-space-size=') ? `--max-old-space-size=${oldSpace}` : f));
 const intervals = Number(flag('intervals', '3'));
 const coldSize = Number(flag('cold-size', '50'));
 const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
 const backends = await Promise.all([EtcdCluster.start({ size: 3, tls: true }), EtcdCluster.start({ size: 3, tls: true })]);
 try {
   const rows: Row[] = [];
+  const failures: string[] = [];
   for (const size of sizes.length > 0 ? sizes : [50, 200, 500]) {
-    rows.push(await measure(backends, size, refresh, intervals));
-    process.stderr.write(`measured ${size}: ${JSON.stringify(rows.at(-1))}\n`);
+    try {
+      rows.push(await measure(backends, size, refresh, intervals));
+      process.stderr.write(`measured ${size}: ${JSON.stringify(rows.at(-1))}\n`);
+    } catch (error) {
+      // A size that fails (the service crashing, say) is reported, and the next size still runs.
+      failures.push(`${size} clusters FAILED: ${String(error).split('\n').slice(0, 1).join('')}; last output: ${String(error).split('\n').filter((l) => /FATAL|heap/.test(l)).slice(0, 2).join(' | ')}`);
+      process.stderr.write(`${failures.at(-1)}\n`);
+    }
   }
   const cold = coldSize > 0 ? await unowned(backends, coldSize, refresh) : [];
   print(rows, cold, refresh, intervals, coldSize);
+  process.stdout.write(`service Node flags: ${nodeFlags.join(' ')}\n${failures.join('\n')}\n`);
 } finally {
   closeTimedConnections();
   await Promise.all(backends.map((b) => b.stop()));
