@@ -13,7 +13,7 @@ import { median, percentile } from './stats.ts';
 // clusters, round-robin. The service runs in a child process as `npm start` runs it (dist/main.js and its
 // Node flags), so /proc/<pid> readings are its own. A fresh stand-in and service per size. Not a timed
 // test: a script that prints what it measured.
-//   npm run build && node --experimental-strip-types scripts/bench/fleet.ts [--refresh=10s] [--intervals=3] [sizes...]
+//   npm run build && node --experimental-strip-types scripts/bench/fleet.ts [--refresh=30s] [--intervals=2] [--old-space=MiB] [--cold-size=50] [sizes...]
 
 const TIMEOUT_MS = 2000; // ETCD_PROBE_TIMEOUT's default, which the service runs with here
 const LATENCY_SAMPLES = 50;
@@ -116,11 +116,11 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
   const lines = [
     'etcd-probe fleet mode at scale, ONE replica. Workload clusters are SIMULATED by the kube-apiserver STAND-IN',
     '(test/fixtures/fake-kube-apiserver/fake-fleet.ts, in the bench process), backed by 2 REAL 3-member TLS etcd clusters',
-    `(etcd ${process.env.ETCD_BIN ?? 'from PATH'}), round-robin. Service: dist/main.js with npm start's Node flags, ETCD_PROBE_FLEET_REFRESH=${refresh}, timeout 2s.`,
+    `(etcd ${process.env.ETCD_BIN ?? 'from PATH'}), round-robin. Service: dist/main.js with Node flags ${nodeFlags.join(' ')}${oldSpace ? ' (--old-space replaced npm start\'s heap limit)' : ' (npm start\'s)'}, ETCD_PROBE_FLEET_REFRESH=${refresh}, timeout 2s.`,
     `command: npm run build && node --experimental-strip-types scripts/bench/fleet.ts ${process.argv.slice(2).join(' ')}`.trimEnd(),
     `CPU window: ${intervals} refresh intervals per size.${refreshS === 30 ? '' : ` Measured at a ${refresh} refresh; "cores@30s" scales it to a 30 s refresh (CPU per round × rounds per 30 s).`}`,
     '',
-    `clusters  warm s  verdicts              cores@${refresh}  cores@30s  RSS MiB mean/max  /clusters p50/p99 ms  first answer ms (HTTP, state when listed)`,
+    `clusters  warm s  verdicts              cores@${refresh}  ${refreshS === 30 ? '   (same)' : 'cores@30s'}  RSS MiB mean/max  /clusters p50/p99 ms  first answer ms (HTTP, state when listed)`,
   ];
   for (const r of rows) {
     lines.push(
@@ -153,11 +153,11 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-const refresh = flag('refresh', '10s');
+const refresh = flag('refresh', '30s');
 // --old-space=<MiB> replaces npm start's --max-old-space-size (to see what a fleet needs when 128 is too little).
 const oldSpace = flag('old-space', '');
 const nodeFlags = startFlags().map((f) => (oldSpace && f.startsWith('--max-old-space-size=') ? `--max-old-space-size=${oldSpace}` : f));
-const intervals = Number(flag('intervals', '3'));
+const intervals = Number(flag('intervals', '2'));
 const coldSize = Number(flag('cold-size', '50'));
 const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
 const backends = await Promise.all([EtcdCluster.start({ size: 3, tls: true }), EtcdCluster.start({ size: 3, tls: true })]);
