@@ -179,10 +179,12 @@ describe('docs/helm-chart.md', () => {
     expect(installs.some((i) => i.includes('kubeconfig-values.yaml'))).toBe(true);
     expect(installs.some((i) => i.includes('kubeconfig.inCluster=false'))).toBe(true);
     expect(installs.some((i) => i.includes('mode=capi'))).toBe(true);
+    expect(installs.some((i) => i.includes('fleet-values.yaml'))).toBe(true);
+    expect(installs.some((i) => i.includes('fleet.namespace='))).toBe(true);
   });
 
   it('lists the RBAC of every mode and says how the chart is tested with real helm', () => {
-    for (const mode of ['`static`', '`kubeconfig`, `inCluster: true`', '`kubeconfig`, `inCluster: false`', '`capi`']) {
+    for (const mode of ['`static`', '`kubeconfig`, `inCluster: true`', '`kubeconfig`, `inCluster: false`', '`capi`', '`fleet`, `fleet.namespace` empty', '`fleet`, `fleet.namespace` set']) {
       expect(section).toContain(`| ${mode} |`);
     }
     expect(section).toContain('## How the chart is tested');
