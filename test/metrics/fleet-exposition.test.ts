@@ -27,3 +27,17 @@ describe('the fleet exposition', () => {
     expect(text).toContain('etcd_probe_round_duration_seconds_count{cluster="ns/a"} 1\n');
   });
 });
+
+describe('the fleet exposition of a metric both the process and its clusters have', () => {
+  it('writes the family once, the process series unlabelled and each cluster series labelled', async () => {
+    const family = (registry: Registry, credentials: string) =>
+      new Gauge({ name: 'etcd_probe_certificate_not_after_seconds', help: 'Expiry.', labelNames: ['credentials'], registers: [registry] }).set({ credentials }, 100);
+    const own = new Registry();
+    family(own, 'listener');
+    const cluster = new Registry();
+    family(cluster, 'etcd-client');
+    const text = await fleetExposition(own, [{ cluster: 'a', registry: cluster }]);
+    expect(text.match(/^# TYPE etcd_probe_certificate_not_after_seconds gauge$/gm)).toHaveLength(1);
+    expect(text).toContain('etcd_probe_certificate_not_after_seconds{credentials="listener"} 100\netcd_probe_certificate_not_after_seconds{cluster="a",credentials="etcd-client"} 100\n');
+  });
+});
