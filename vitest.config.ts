@@ -36,6 +36,8 @@ const ETCD_VERSION_NEUTRAL = [
   'fake-fleet-kubectl',
   'fake-kube-kubectl',
   'fake-kube-port-forward',
+  'fleet-capi',
+  'fleet-file',
   'kube-leaks',
   'listener-security',
   'main-process',

@@ -51,14 +51,19 @@ app.kubernetes.io/component: etcd-health-probe
 {{- if and (eq .Values.mode "kubeconfig") .Values.kubeconfig.inCluster }}true{{ end }}
 {{- end }}
 
-{{/* "true" when the pod needs a service account token: only modes that talk to the API with it. */}}
-{{- define "etcd-probe.needsToken" -}}
-{{- if or (include "etcd-probe.workloadInCluster" .) (eq .Values.mode "capi") }}true{{ end }}
+{{/* "true" in the modes that run in a Cluster API management cluster: capi (one Cluster) and fleet (all of them). */}}
+{{- define "etcd-probe.clusterAPI" -}}
+{{- if or (eq .Values.mode "capi") (eq .Values.mode "fleet") }}true{{ end }}
 {{- end }}
 
-{{/* The connect method in force, resolved as the service resolves it (capi mode always port-forwards). */}}
+{{/* "true" when the pod needs a service account token: only modes that talk to the API with it. */}}
+{{- define "etcd-probe.needsToken" -}}
+{{- if or (include "etcd-probe.workloadInCluster" .) (include "etcd-probe.clusterAPI" .) }}true{{ end }}
+{{- end }}
+
+{{/* The connect method in force, resolved as the service resolves it (Cluster API modes always port-forward). */}}
 {{- define "etcd-probe.connect" -}}
-{{- if eq .Values.mode "capi" }}
+{{- if include "etcd-probe.clusterAPI" . }}
 {{- "port-forward" }}
 {{- else if .Values.kube.connect }}
 {{- .Values.kube.connect }}
@@ -67,6 +72,21 @@ app.kubernetes.io/component: etcd-health-probe
 {{- else }}
 {{- "port-forward" }}
 {{- end }}
+{{- end }}
+
+{{/* Fleet mode's ETCD_PROBE_CAPI_CLUSTER: every namespace (*), or the Clusters of one (<namespace>/*). */}}
+{{- define "etcd-probe.fleetTarget" -}}
+{{- if .Values.fleet.namespace }}{{ printf "%s/*" .Values.fleet.namespace }}{{ else }}*{{ end }}
+{{- end }}
+
+{{/* Fleet mode's headless Service; the full name cut first, so that the suffix stays and it never takes the normal Service's name. */}}
+{{- define "etcd-probe.headlessName" -}}
+{{- printf "%s-headless" (include "etcd-probe.fullname" . | trunc 54 | trimSuffix "-") }}
+{{- end }}
+
+{{/* The label that tells the headless Service from the normal one (both select the same pods), for the ServiceMonitor. */}}
+{{- define "etcd-probe.headlessLabel" -}}
+etcd-probe/service: headless
 {{- end }}
 
 {{/* The Secret holding the listener's bearer token: the user's, or the one the chart generates; empty for none. */}}
@@ -87,7 +107,7 @@ app.kubernetes.io/component: etcd-health-probe
 {{- define "etcd-probe.validate" -}}
 {{- if eq .Values.mode "static" }}
 {{- if not .Values.static.endpoints }}
-{{- fail "static.endpoints: mode static (the default) needs at least one etcd client URL, e.g. --set 'static.endpoints={https://10.0.0.1:2379}'; or set mode=kubeconfig or mode=capi (see docs/helm-chart.md)" }}
+{{- fail "static.endpoints: mode static (the default) needs at least one etcd client URL, e.g. --set 'static.endpoints={https://10.0.0.1:2379}'; or set mode=kubeconfig, mode=capi or mode=fleet (see docs/helm-chart.md)" }}
 {{- end }}
 {{- else if eq .Values.mode "kubeconfig" }}
 {{- if not .Values.kubeconfig.inCluster }}
@@ -96,8 +116,18 @@ app.kubernetes.io/component: etcd-health-probe
 {{- else if eq .Values.mode "capi" }}
 {{- $_ := required "capi.cluster.namespace: mode capi needs the Cluster's namespace" .Values.capi.cluster.namespace }}
 {{- $_ := required "capi.cluster.name: mode capi needs the Cluster's name" .Values.capi.cluster.name }}
+{{- else if eq .Values.mode "fleet" }}
+{{- if semverCompare "<1.28.0-0" .Capabilities.KubeVersion.Version }}
+{{- fail (printf "mode: fleet needs Kubernetes 1.28 or later (this is %s): each replica takes its shard from the StatefulSet label apps.kubernetes.io/pod-index, which older versions do not set" .Capabilities.KubeVersion.Version) }}
+{{- end }}
+{{- if gt (int .Values.replicaCount) 1000 }}
+{{- fail (printf "replicaCount: %d is more shards than the service takes (ETCD_PROBE_SHARD counts up to 1000)" (int .Values.replicaCount)) }}
+{{- end }}
+{{- if or .Values.capi.cluster.namespace .Values.capi.cluster.name }}
+{{- fail "capi.cluster: mode fleet follows every Cluster of fleet.namespace (empty: every namespace) that matches fleet.selector; capi.cluster names one Cluster, for mode capi" }}
+{{- end }}
 {{- else }}
-{{- fail (printf "mode: %q is not one of static, kubeconfig, capi" .Values.mode) }}
+{{- fail (printf "mode: %q is not one of static, kubeconfig, capi, fleet" .Values.mode) }}
 {{- end }}
 {{- if and .Values.kube.portForwardNodes (not (and (include "etcd-probe.workloadInCluster" .) (eq (include "etcd-probe.connect" .) "port-forward"))) }}
 {{- fail "kube.portForwardNodes: it limits the pods/portforward grant of kubeconfig mode in-cluster with kube.connect=port-forward, and the chart makes no such grant here (other modes port-forward, if at all, as the workload kubeconfig's user: limit that user's grant instead)" }}

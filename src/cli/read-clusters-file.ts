@@ -3,7 +3,6 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { tokenize } from '../config/argv.ts';
 import { ConfigError } from '../config/config-error.ts';
-import { isCapiFleet } from '../config/config.ts';
 import type { SettingKey } from '../config/setting.ts';
 import { SETTING_TABLE } from '../config/settings.ts';
 import type { ClusterEntry } from '../fleet/cluster-entry.ts';
@@ -83,15 +82,18 @@ function parse(path: string, where: string): { data: unknown } | { error: Config
   }
 }
 
-/** The process's own settings that every cluster inherits: its overrides, from the environment and the flags. */
-function inherited(input: ConfigInput): { env: Record<string, string | undefined>; argv: string[] } {
+/**
+ * The process's own settings that every cluster inherits: its overrides, from the environment and the
+ * flags (a flag wins over its variable, as for the process; a cluster's own value wins over both).
+ */
+function inherited(input: ConfigInput): Record<string, string | undefined> {
   const inheritedEnv = new Set(OVERRIDE_KEYS.map((k) => SETTING_TABLE[k].env));
-  const inheritedFlags = new Set(OVERRIDE_KEYS.map((k) => SETTING_TABLE[k].flag));
   const env = Object.fromEntries(Object.entries(input.env).filter(([name]) => !name.startsWith('ETCD_PROBE_') || inheritedEnv.has(name)));
-  const argv = tokenize(input.argv)
-    .filter((t) => t.name !== null && !t.short && inheritedFlags.has(t.name))
-    .flatMap((t) => t.args);
-  return { env, argv };
+  for (const token of tokenize(input.argv)) {
+    const key = OVERRIDE_KEYS.find((k) => !token.short && SETTING_TABLE[k].flag === token.name);
+    if (key && token.value !== null) env[SETTING_TABLE[key].env] = token.value;
+  }
+  return env;
 }
 
 /**
@@ -127,7 +129,7 @@ export function readClustersFile(path: string, input: ConfigInput, source = 'ETC
     }
     if (seen.has(name)) errors.push(new ConfigError(at(name, 'name'), 'is taken by an earlier cluster'));
     seen.add(name);
-    const env: Record<string, string | undefined> = { ...base.env };
+    const env: Record<string, string | undefined> = { ...base };
     const fromEntry = new Map<string, string>();
     let usable = true;
     for (const [key, value] of Object.entries(entry)) {
@@ -152,17 +154,18 @@ export function readClustersFile(path: string, input: ConfigInput, source = 'ETC
       errors.push(new ConfigError(at(name), 'needs one of endpoints, kubeconfig or capiCluster'));
       usable = false;
     }
+    const capi = env.ETCD_PROBE_CAPI_CLUSTER?.trim();
+    if (capi === '*' || capi?.endsWith('/*')) {
+      errors.push(new ConfigError(at(name, 'capiCluster'), 'names one Cluster (namespace/name) in a clusters file; for a fleet of Clusters set ETCD_PROBE_CAPI_CLUSTER=* instead'));
+      usable = false;
+    }
     if (!usable) return;
-    const loaded = loadConfig({ ...input, env, argv: base.argv });
+    const loaded = loadConfig({ ...input, env, argv: [] });
     if (!loaded.ok) {
       for (const e of loaded.errors) {
         const key = fromEntry.get(e.source);
         errors.push(new ConfigError(key ? at(name, key) : `${at(name)}: ${e.source}`, e.problem));
       }
-      return;
-    }
-    if (isCapiFleet(loaded.config.capiCluster)) {
-      errors.push(new ConfigError(at(name, 'capiCluster'), 'names one Cluster (namespace/name) in a clusters file; for a fleet of Clusters set ETCD_PROBE_CAPI_CLUSTER=* instead'));
       return;
     }
     entries.push({ name, config: loaded.config, tls: loaded.tls, tlsFiles: loaded.tlsFiles, inCluster: loaded.inCluster, waiting: null, revision: 'file' });

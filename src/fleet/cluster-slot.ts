@@ -6,7 +6,10 @@ import type { RoundHistory } from '../probe/history/round-history.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
 import { RoundCache } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
-import { fixedTls } from '../tls/tls-provider.ts';
+import { CredentialMetrics } from '../metrics/credential-metrics.ts';
+import { recordExpiry, reloadReporter } from '../tls/reload-reporter.ts';
+import { TlsFileReloader } from '../tls/tls-file-reloader.ts';
+import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
 import type { RoundLimiter } from './round-limiter.ts';
 
@@ -21,11 +24,11 @@ export interface SlotOptions {
   /** Whether this replica owns the cluster (keeps it warm, exports its metrics). */
   readonly owned: boolean;
   /** Builds a cluster's prober; buildProbeCore by default (tests hand in a scripted source). */
-  readonly buildCore?: (entry: ClusterEntry, now: () => number) => Promise<ProbeCore>;
+  readonly buildCore?: (entry: ClusterEntry, now: () => number, etcdTls: TlsProvider) => Promise<ProbeCore>;
 }
 
-function defaultCore(entry: ClusterEntry, now: () => number): Promise<ProbeCore> {
-  return buildProbeCore({ config: entry.config, tls: entry.tls, etcdTls: fixedTls(entry.tls), now, inCluster: entry.inCluster });
+function defaultCore(entry: ClusterEntry, now: () => number, etcdTls: TlsProvider): Promise<ProbeCore> {
+  return buildProbeCore({ config: entry.config, tls: entry.tls, etcdTls, now, inCluster: entry.inCluster });
 }
 
 /**
@@ -41,6 +44,8 @@ export class ClusterSlot {
   readonly metrics: ProbeMetrics;
   readonly thresholds: Thresholds;
   readonly #options: SlotOptions;
+  /** The cluster's etcd client TLS: its files re-read when they change (a clusters file's), else fixed. */
+  readonly #etcdTls: TlsProvider;
   #core: Promise<ProbeCore> | null = null;
   #history: RoundHistory | null = null;
   #askedAt: number;
@@ -53,7 +58,11 @@ export class ClusterSlot {
     this.#askedAt = options.now();
     this.thresholds = thresholdsOf(entry.config);
     this.metrics = new ProbeMetrics({ quotaBytes: entry.config.quotaBytes, processMetrics: false });
-    const logVerdict = createVerdictLogger(options.logger.child({ cluster: entry.name }));
+    const logger = options.logger.child({ cluster: entry.name });
+    const logVerdict = createVerdictLogger(logger);
+    const credentials = new CredentialMetrics(this.metrics.registry);
+    recordExpiry(credentials, 'etcd-client', entry.tls);
+    this.#etcdTls = entry.tlsFiles ? new TlsFileReloader(entry.tlsFiles, entry.tls, reloadReporter('etcd-client', logger, credentials, options.now)) : fixedTls(entry.tls);
     this.cache = new RoundCache<Snapshot>({
       load: () =>
         options.limiter.run(async () => {
@@ -108,7 +117,7 @@ export class ClusterSlot {
   #coreNow(): Promise<ProbeCore> {
     if (this.#closed) return Promise.reject(new Error(`cluster ${this.entry.name} was removed from the fleet`));
     if (this.#core === null) {
-      const building = (this.#options.buildCore ?? defaultCore)(this.entry, this.#options.now);
+      const building = (this.#options.buildCore ?? defaultCore)(this.entry, this.#options.now, this.#etcdTls);
       this.#core = building;
       // A cluster whose settings cannot be used now (a bad kubeconfig Secret, say) is tried again next round.
       building.then(

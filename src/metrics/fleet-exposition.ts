@@ -29,14 +29,15 @@ function labelText(labels: Record<string, string | number>): string {
 }
 
 /**
- * The Prometheus text of a fleet: the process's own registry as it is, then every metric of the
- * clusters' registries once (one HELP and TYPE), with each series labelled `cluster` first. Each cluster
+ * The Prometheus text of a fleet: the process's own registry, and every metric of the clusters'
+ * registries with each series labelled `cluster` first, each metric family written once (one HELP and
+ * TYPE) even when the process and the clusters both have it (the certificate gauges, say). Each cluster
  * keeps a registry of its own, so that a cluster leaving the fleet (or this replica's shard) takes all
  * of its series with it, and its label values cannot collide with another's.
  */
 export async function fleetExposition(own: Registry, clusters: readonly ClusterRegistry[]): Promise<string> {
   const merged = new Map<string, Series>();
-  for (const { cluster, registry } of clusters) {
+  const add = async (registry: Registry, cluster: string | null) => {
     for (const metric of await registry.getMetricsAsJSON()) {
       let series = merged.get(metric.name);
       if (!series) {
@@ -44,15 +45,17 @@ export async function fleetExposition(own: Registry, clusters: readonly ClusterR
         merged.set(metric.name, series);
       }
       for (const sample of metric.values as { value: number; labels: Record<string, string | number>; metricName?: string }[]) {
-        series.lines.push(`${sample.metricName ?? metric.name}${labelText({ cluster, ...sample.labels })} ${formatValue(sample.value)}`);
+        const labels = cluster === null ? sample.labels : { cluster, ...sample.labels };
+        series.lines.push(`${sample.metricName ?? metric.name}${labelText(labels)} ${formatValue(sample.value)}`);
       }
     }
-  }
-  let text = await own.metrics();
-  if (text !== '' && !text.endsWith('\n')) text += '\n';
+  };
+  await add(own, null);
+  for (const { cluster, registry } of clusters) await add(registry, cluster);
+  let text = '';
   for (const [name, series] of merged) {
-    if (series.lines.length === 0) continue;
-    text += `# HELP ${name} ${series.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${name} ${series.type}\n${series.lines.join('\n')}\n`;
+    text += `# HELP ${name} ${series.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${name} ${series.type}\n`;
+    if (series.lines.length > 0) text += `${series.lines.join('\n')}\n`;
   }
   return text;
 }

@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.ts';
 import { loadConfig } from '../../src/cli/load-config.ts';
-import { ciValues, render } from '../helpers/chart-render.ts';
+import { CHART_DIR, ciValues, render } from '../helpers/chart-render.ts';
 import { chartValues } from '../helpers/chart-values.ts';
+import { podEnv, type EnvVar } from '../helpers/pod-env.ts';
 
 // The chart and the service must agree: on the version, and on the names and formats of settings.
 
@@ -60,15 +61,20 @@ function standInKubeconfig(): string {
   return file;
 }
 
-/** The container's environment, and the token of the Secret the chart generated (null when it made none). */
+/**
+ * The container's environment as the kubelet builds it in the first pod (a StatefulSet's pod 0 carries
+ * apps.kubernetes.io/pod-index "0"), and the token of the Secret the chart generated (null when it made none).
+ */
 function renderedPod(file: string, set: Record<string, string | number | boolean> = {}): { env: Record<string, string>; token: string | null } {
   const objects = render({ valuesFiles: [ciValues(file)], set });
-  const d = objects.find((o) => o.kind === 'Deployment') as unknown as {
-    spec: { template: { spec: { containers: { env: { name: string; value: string }[] }[] } } };
+  const d = objects.find((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet') as unknown as {
+    kind: string;
+    spec: { template: { metadata: { labels: Record<string, string> }; spec: { containers: { env: EnvVar[] }[] } } };
   };
+  const labels = { ...d.spec.template.metadata.labels, ...(d.kind === 'StatefulSet' ? { 'apps.kubernetes.io/pod-index': '0' } : {}) };
   const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name.endsWith('-token')) as unknown as { data: { token: string } } | undefined;
   return {
-    env: Object.fromEntries((d.spec.template.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value])),
+    env: podEnv(d.spec.template.spec.containers[0]?.env ?? [], labels),
     token: secret ? Buffer.from(secret.data.token, 'base64').toString() : null,
   };
 }
@@ -100,14 +106,19 @@ describe('Chart.yaml', () => {
   });
 });
 
+// Every worked example: each is checked against the service's settings below.
+const CI_FILES = readdirSync(join(CHART_DIR, 'ci')).filter((f) => f.endsWith('.yaml'));
+
 describe('settings the chart passes to the service', () => {
-  it.each(['static-values.yaml', 'kubeconfig-values.yaml', 'kubeconfig-file-values.yaml', 'capi-values.yaml', 'monitoring-values.yaml'])(
-    'ci/%s sets only variables the service knows or that were agreed',
+  it.each(CI_FILES)(
+    'ci/%s sets only variables the service knows or that were agreed, and helpers outside its prefix',
     (file) => {
       const known = new Set([...SETTINGS.map((s) => s.env), ...AGREED]);
       const names = Object.keys(envOf(file));
       expect(names.length).toBeGreaterThan(0);
-      expect(names.filter((n) => !known.has(n))).toEqual([]);
+      // The service refuses an ETCD_PROBE_* variable that is no setting: a helper (POD_INDEX) must not look like one.
+      expect(names.filter((n) => n.startsWith('ETCD_PROBE_') && !known.has(n))).toEqual([]);
+      expect(names.filter((n) => !n.startsWith('ETCD_PROBE_'))).toEqual(chartValues(join('ci', file)).mode === 'fleet' ? ['POD_INDEX'] : []);
     },
   );
 
@@ -138,7 +149,7 @@ describe('settings the chart passes to the service', () => {
     expect(result.auth?.token).toBe(pod.token);
   });
 
-  it.each(['static-values.yaml', 'kubeconfig-values.yaml', 'kubeconfig-file-values.yaml', 'capi-values.yaml', 'monitoring-values.yaml'])(
+  it.each(CI_FILES)(
     "ci/%s: the service's own resolver accepts the combination the chart sets (mode rules included)",
     (file) => {
       // Settings that name files in Secret mounts are left out, or (the kubeconfig, which the service
@@ -168,10 +179,12 @@ describe('docs/helm-chart.md', () => {
     expect(installs.some((i) => i.includes('kubeconfig-values.yaml'))).toBe(true);
     expect(installs.some((i) => i.includes('kubeconfig.inCluster=false'))).toBe(true);
     expect(installs.some((i) => i.includes('mode=capi'))).toBe(true);
+    expect(installs.some((i) => i.includes('fleet-values.yaml'))).toBe(true);
+    expect(installs.some((i) => i.includes('fleet.namespace='))).toBe(true);
   });
 
   it('lists the RBAC of every mode and says how the chart is tested with real helm', () => {
-    for (const mode of ['`static`', '`kubeconfig`, `inCluster: true`', '`kubeconfig`, `inCluster: false`', '`capi`']) {
+    for (const mode of ['`static`', '`kubeconfig`, `inCluster: true`', '`kubeconfig`, `inCluster: false`', '`capi`', '`fleet`, `fleet.namespace` empty', '`fleet`, `fleet.namespace` set']) {
       expect(section).toContain(`| ${mode} |`);
     }
     expect(section).toContain('## How the chart is tested');

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ciValues, render, renderFailures, type K8sObject, type RenderOptions } from '../helpers/chart-render.ts';
 
 // Least privilege, checked on the rendered objects: each mode gets exactly the grants it needs
-// (docs: config-names of issue 3), nothing by wildcard, Secrets only by name.
+// (docs: config-names of issue 3), nothing by wildcard, Secrets only by name, and only `get` on Secrets.
+// Fleet mode is the one exception to "by name": its Clusters, and so their Secrets' names, are not known
+// at install time (resourceNames take no patterns); it still reads Secrets by `get` alone.
 
 interface Rule {
   apiGroups?: string[];
@@ -37,13 +39,18 @@ function grants(objects: K8sObject[]): string[] {
 
 function serviceAccountToken(objects: K8sObject[]): { serviceAccount: unknown; pod: unknown } {
   const sa = objects.find((o) => o.kind === 'ServiceAccount') as unknown as { automountServiceAccountToken?: boolean };
-  const d = objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { template: { spec: { automountServiceAccountToken?: boolean } } } };
+  const d = objects.find((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet') as unknown as {
+    spec: { template: { spec: { automountServiceAccountToken?: boolean } } };
+  };
   return { serviceAccount: sa.automountServiceAccountToken, pod: d.spec.template.spec.automountServiceAccountToken };
 }
 
 const KUBECONFIG = ciValues('kubeconfig-values.yaml');
 
-const cases: { what: string; options: RenderOptions; expected: string[]; token: boolean }[] = [
+const FLEET = ciValues('fleet-values.yaml');
+const FLEET_NAMESPACE = ciValues('fleet-namespace-values.yaml');
+
+const cases: { what: string; options: RenderOptions; expected: string[]; token: boolean; secretsByName?: false }[] = [
   { what: 'static', options: { valuesFiles: [ciValues('static-values.yaml')] }, expected: [], token: false },
   { what: 'static with monitoring and the listener options', options: { valuesFiles: [ciValues('monitoring-values.yaml')] }, expected: [], token: false },
   {
@@ -105,10 +112,31 @@ const cases: { what: string; options: RenderOptions; expected: string[]; token: 
     expected: ['Role clusters core/secrets get [prod-eu1-kubeconfig,prod-eu1-etcd,prod-eu1-apiserver-etcd-client]'],
     token: true,
   },
+  {
+    what: 'fleet in every namespace: a ClusterRole',
+    options: { valuesFiles: [FLEET] },
+    expected: ['ClusterRole cluster cluster.x-k8s.io/clusters get,list,watch', 'ClusterRole cluster core/secrets get'],
+    token: true,
+    secretsByName: false,
+  },
+  {
+    what: 'fleet in one namespace: a Role there, nothing cluster-wide',
+    options: { valuesFiles: [FLEET_NAMESPACE] },
+    expected: ['Role clusters cluster.x-k8s.io/clusters get,list,watch', 'Role clusters core/secrets get'],
+    token: true,
+    secretsByName: false,
+  },
+  {
+    what: 'fleet with connect=port-forward (through each workload kubeconfig, not this service account)',
+    options: { valuesFiles: [FLEET_NAMESPACE], set: { 'kube.connect': 'port-forward', 'fleet.namespace': 'capi-prod' } },
+    expected: ['Role capi-prod cluster.x-k8s.io/clusters get,list,watch', 'Role capi-prod core/secrets get'],
+    token: true,
+    secretsByName: false,
+  },
 ];
 
 describe('RBAC per mode', () => {
-  describe.each(cases)('$what', ({ options, expected, token }) => {
+  describe.each(cases)('$what', ({ options, expected, token, secretsByName }) => {
     const objects = render(options);
 
     it('grants exactly what the mode needs', () => {
@@ -124,14 +152,16 @@ describe('RBAC per mode', () => {
       else expect(objects.some((o) => o.kind.endsWith('Binding'))).toBe(true);
     });
 
-    it('uses no wildcard, no non-resource URL, and names every Secret it may read', () => {
+    it('uses no wildcard, no non-resource URL, reads Secrets by get alone, and names each one it may read (fleet mode cannot)', () => {
       for (const role of objects.filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole')) {
         for (const rule of (role as unknown as { rules: Rule[] }).rules) {
           expect([...(rule.apiGroups ?? []), ...(rule.resources ?? []), ...rule.verbs, ...(rule.resourceNames ?? [])]).not.toContain('*');
           expect(rule.nonResourceURLs).toBeUndefined();
           if (rule.resources?.includes('secrets')) {
-            expect(rule.resourceNames?.length ?? 0).toBeGreaterThan(0);
+            // Never list or watch: a Secret is read only by asking for it by name.
             expect(rule.verbs).toEqual(['get']);
+            if (secretsByName === false) expect(rule.resourceNames).toBeUndefined();
+            else expect(rule.resourceNames?.length ?? 0).toBeGreaterThan(0);
           }
         }
       }
@@ -152,6 +182,7 @@ describe('RBAC per mode', () => {
 
   it.each([
     ['capi', { valuesFiles: [ciValues('capi-values.yaml')] }],
+    ['fleet', { valuesFiles: [FLEET] }],
     ['kubeconfig with connect=direct', { valuesFiles: [KUBECONFIG], set: { 'kube.connect': 'direct' } }],
   ] as [string, RenderOptions][])('refuses kube.portForwardNodes in %s, where the chart grants no port-forward it could limit', (_mode, options) => {
     for (const { helm, message } of renderFailures({ ...options, values: { kube: { portForwardNodes: ['cp-a'] } } })) {
@@ -162,6 +193,8 @@ describe('RBAC per mode', () => {
   it.each([
     ['kubeconfig', [KUBECONFIG], 6],
     ['capi', [ciValues('capi-values.yaml')], 2],
+    ['fleet (cluster-wide)', [FLEET], 2],
+    ['fleet (one namespace)', [FLEET_NAMESPACE], 2],
   ] as [string, string[], number][])('names the %s RBAC objects per release namespace, so two installs do not collide', (_mode, valuesFiles, count) => {
     const ids = (namespace: string) =>
       render({ valuesFiles, namespace })

@@ -32,7 +32,8 @@ interface PodSpec {
   initContainers?: Container[];
   volumes?: { name: string; emptyDir?: unknown; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
 }
-interface Deployment {
+/** A Deployment, or fleet mode's StatefulSet: the fields both have. */
+interface Workload {
   spec: { replicas: number; selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: PodSpec } };
 }
 
@@ -41,11 +42,20 @@ function only(objects: K8sObject[], kind: string): K8sObject {
   if (found.length !== 1) throw new Error(`expected one ${kind}, found ${found.length}`);
   return found[0] as K8sObject;
 }
-function deployment(objects: K8sObject[]): Deployment {
-  return only(objects, 'Deployment') as unknown as Deployment;
+/** The one object that runs the pods: a Deployment, or a StatefulSet in fleet mode, never both. */
+function workload(objects: K8sObject[]): Workload {
+  const found = objects.filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+  if (found.length !== 1) throw new Error(`expected one Deployment or StatefulSet, found ${found.map((o) => o.kind).join(', ') || 'none'}`);
+  return found[0] as unknown as Workload;
+}
+/** The Service clients use, named after the release (fleet mode adds a headless one). */
+function clientService(objects: K8sObject[]): K8sObject {
+  const found = objects.filter((o) => o.kind === 'Service' && o.metadata.name === 'probe-etcd-probe');
+  if (found.length !== 1) throw new Error(`expected one Service probe-etcd-probe, found ${found.length}`);
+  return found[0] as K8sObject;
 }
 function container(objects: K8sObject[]): Container {
-  return deployment(objects).spec.template.spec.containers[0] as Container;
+  return workload(objects).spec.template.spec.containers[0] as Container;
 }
 function env(objects: K8sObject[]): Record<string, string | undefined> {
   return Object.fromEntries((container(objects).env ?? []).map((e) => [e.name, e.value]));
@@ -70,7 +80,7 @@ describe('rendering the chart', () => {
     });
 
     it('hardens every container and the pod', () => {
-      const pod = deployment(objects).spec.template.spec;
+      const pod = workload(objects).spec.template.spec;
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
       for (const c of [...pod.containers, ...(pod.initContainers ?? [])]) {
         const sc = c.securityContext ?? {};
@@ -93,9 +103,9 @@ describe('rendering the chart', () => {
       expect(pod.enableServiceLinks).toBe(false);
     });
 
-    it('runs two replicas spread across nodes, probed on /livez and /readyz', () => {
-      const d = deployment(objects);
-      expect(d.spec.replicas).toBe(2);
+    it('runs the replicas asked for (two by default) spread across nodes, probed on /livez and /readyz', () => {
+      const d = workload(objects);
+      expect(d.spec.replicas).toBe(chartValues(join('ci', file)).replicaCount ?? 2);
       const podLabels = d.spec.template.metadata.labels;
       expect(podLabels).toMatchObject(d.spec.selector.matchLabels);
       const spread = d.spec.template.spec.topologySpreadConstraints ?? [];
@@ -108,7 +118,7 @@ describe('rendering the chart', () => {
     });
 
     it('wires every mount to a volume and every volume to a mount, and mounts secrets read-only', () => {
-      const pod = deployment(objects).spec.template.spec;
+      const pod = workload(objects).spec.template.spec;
       const mounts = pod.containers.flatMap((c) => c.volumeMounts ?? []);
       const volumes = pod.volumes ?? [];
       expect(mounts.map((m) => m.name).sort()).toEqual(volumes.map((v) => v.name).sort());
@@ -118,9 +128,9 @@ describe('rendering the chart', () => {
     });
 
     it('points the Service, the PodDisruptionBudget and the ServiceAccount at the pods', () => {
-      const d = deployment(objects);
+      const d = workload(objects);
       const podLabels = d.spec.template.metadata.labels;
-      const svc = only(objects, 'Service') as unknown as { spec: { selector: Record<string, string>; ports: { name: string; port: number; targetPort: string }[] } };
+      const svc = clientService(objects) as unknown as { spec: { selector: Record<string, string>; ports: { name: string; port: number; targetPort: string }[] } };
       expect(podLabels).toMatchObject(svc.spec.selector);
       expect(svc.spec.ports).toEqual([{ name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' }]);
       const pdb = only(objects, 'PodDisruptionBudget') as unknown as { spec: { minAvailable: number; selector: { matchLabels: Record<string, string> } } };
@@ -158,7 +168,7 @@ describe('rendering the chart', () => {
       ETCD_PROBE_MAX_RAFT_GAP: '200',
       ETCD_PROBE_AUTH_TOKEN_FILE: '/etc/etcd-probe/auth/token',
     });
-    const pod = deployment(objects).spec.template.spec;
+    const pod = workload(objects).spec.template.spec;
     expect(pod.volumes).toContainEqual({
       name: 'etcd-tls',
       secret: {
@@ -187,7 +197,7 @@ describe('rendering the chart', () => {
   it('mounts a kubeconfig from an existing Secret when not in-cluster', () => {
     const objects = render({ valuesFiles: [ciValues('kubeconfig-file-values.yaml')] });
     expect(env(objects)).toMatchObject({ ETCD_PROBE_KUBECONFIG: '/etc/etcd-probe/kubeconfig/kubeconfig' });
-    expect(deployment(objects).spec.template.spec.volumes).toContainEqual({
+    expect(workload(objects).spec.template.spec.volumes).toContainEqual({
       name: 'kubeconfig',
       secret: { secretName: 'workload-kubeconfig', defaultMode: 288, items: [{ key: 'value', path: 'kubeconfig' }] },
     });
@@ -218,7 +228,7 @@ describe('rendering the chart', () => {
     expect(sm.metadata.labels.release).toBe('kube-prometheus-stack');
     // The job label comes from the Service's name label, `etcd-probe`: what EtcdProbeDown selects.
     expect(sm.spec.jobLabel).toBe('app.kubernetes.io/name');
-    const service = only(objects, 'Service') as unknown as { metadata: { labels: Record<string, string> } };
+    const service = clientService(objects) as unknown as { metadata: { labels: Record<string, string> } };
     expect(service.metadata.labels['app.kubernetes.io/name']).toBe('etcd-probe');
     expect(sm.spec.endpoints).toEqual([
       expect.objectContaining({
@@ -249,7 +259,7 @@ describe('rendering the chart', () => {
     const objects = render({ values: { static: { endpoints: ['http://e:2379'] }, networkPolicy: { enabled: false }, listener: { authToken: { generate: false } } } });
     expect(kinds(objects)).toEqual(['Deployment', 'PodDisruptionBudget', 'Service', 'ServiceAccount']);
     expect(env(objects).ETCD_PROBE_AUTH_TOKEN_FILE).toBeUndefined();
-    expect(deployment(objects).spec.template.spec.volumes?.map((v) => v.name)).toEqual(['tmp']);
+    expect(workload(objects).spec.template.spec.volumes?.map((v) => v.name)).toEqual(['tmp']);
   });
 
   it('drops the PodDisruptionBudget with a single replica (it would block every drain)', () => {
@@ -288,6 +298,10 @@ describe('rendering the chart', () => {
       );
     });
 
+    it('lets a fleet reach only API servers (the management cluster, and each workload cluster to port-forward)', () => {
+      expect(egressPorts(policy({ valuesFiles: [ciValues('fleet-values.yaml')] }))).toEqual(['443/TCP', '53/TCP', '53/UDP', '6443/TCP']);
+    });
+
     it('limits ingress to the given peers', () => {
       expect(policy({ valuesFiles: [ciValues('monitoring-values.yaml')] }).spec.ingress[0]?.from).toEqual([
         { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
@@ -311,7 +325,9 @@ describe('rendering the chart', () => {
     const cases: [string, RenderOptions, string, string][] = [
       ['capi without a Cluster', { set: { mode: 'capi', 'capi.cluster.namespace': 'clusters' } }, 'capi.cluster.name', 'capi.cluster.name: mode capi needs the Cluster'],
       ['a kubeconfig from nowhere', { set: { mode: 'kubeconfig', 'kubeconfig.inCluster': false } }, 'kubeconfig.existingSecret', 'kubeconfig.existingSecret: mode kubeconfig with inCluster=false'],
-      ['an unknown mode', { set: { mode: 'bogus' } }, 'mode', 'mode: "bogus" is not one of static, kubeconfig, capi'],
+      ['an unknown mode', { set: { mode: 'bogus' } }, 'mode', 'mode: "bogus" is not one of static, kubeconfig, capi, fleet'],
+      ['fleet mode with a Cluster named', { set: { mode: 'fleet', 'capi.cluster.name': 'prod-eu1' } }, 'capi.cluster.name', 'capi.cluster: mode fleet follows every Cluster of fleet.namespace'],
+      ['fleet mode with more shards than the service takes', { set: { mode: 'fleet', replicaCount: 1001 } }, 'replicaCount', 'replicaCount: 1001 is more shards than the service takes'],
     ];
     it.each(cases)('%s, in the schema', (_what, options, value) => {
       for (const { helm, message } of renderFailures(options)) expect(message, helm).toMatch(new RegExp(`values don't meet the specifications[\\s\\S]*${value.replaceAll('.', '[./]')}`));

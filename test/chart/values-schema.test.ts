@@ -13,6 +13,7 @@ const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictR
 const validate = ajv.compile(schema as object);
 const defaults = chartValues('values.yaml');
 const ciFiles = readdirSync(join(CHART_DIR, 'ci')).filter((f) => f.endsWith('.yaml'));
+const SELECTOR_PATTERN = (schema as { properties: { fleet: { properties: { selector: { pattern: string } } } } }).properties.fleet.properties.selector.pattern;
 
 function problems(values: Values): string[] {
   if (validate(values)) return [];
@@ -41,9 +42,9 @@ describe('values.schema.json', () => {
   });
 
   it('has one example per mode under chart/ci/', () => {
-    expect(ciFiles).toEqual(expect.arrayContaining(['static-values.yaml', 'kubeconfig-values.yaml', 'capi-values.yaml']));
+    expect(ciFiles).toEqual(expect.arrayContaining(['static-values.yaml', 'kubeconfig-values.yaml', 'capi-values.yaml', 'fleet-values.yaml']));
     const modes = ciFiles.map((f) => chartValues(join('ci', f)).mode);
-    expect(new Set(modes)).toEqual(new Set(['static', 'kubeconfig', 'capi']));
+    expect(new Set(modes)).toEqual(new Set(['static', 'kubeconfig', 'capi', 'fleet']));
   });
 
   it.each(ciFiles)('accepts ci/%s merged over values.yaml', (file) => {
@@ -72,6 +73,16 @@ describe('values.schema.json', () => {
     ['etcd TLS from two places', { mode: 'kubeconfig', kubeconfig: { tlsSecret: { name: 'etcd-probe-client' } }, etcdTLS: { existingSecret: 'etcd-client' } }, '/etcdTLS/existingSecret must NOT have more than 0 characters'],
     ['discover outside static mode', { mode: 'kubeconfig', config: { discover: true } }, '/config/discover must be null'],
     ['a misspelt listener key', { static: { endpoints: ['http://e:2379'] }, listener: { authTokn: {} } }, '/listener must NOT have additional properties (authTokn)'],
+    ['a fleet namespace of * (empty means every namespace)', { mode: 'fleet', fleet: { namespace: '*' } }, '/fleet/namespace must match pattern "^$|^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"'],
+    ['a set-based fleet selector (the service takes equality terms only)', { mode: 'fleet', fleet: { selector: 'env in (prod,staging)' } }, `/fleet/selector must match pattern "${SELECTOR_PATTERN}"`],
+    ['a misspelt fleet key', { mode: 'fleet', fleet: { namepsace: 'clusters' } }, '/fleet must NOT have additional properties (namepsace)'],
+    ['a fleet refresh without a unit', { mode: 'fleet', fleet: { refresh: '30' } }, '/fleet/refresh must match pattern "^$|^(\\d+(\\.\\d+)?(ms|s|m|h))+$"'],
+    ['no rounds in flight', { mode: 'fleet', fleet: { maxRoundsInFlight: 0 } }, '/fleet/maxRoundsInFlight must be >= 1'],
+    ['fleet mode with one Cluster named', { mode: 'fleet', capi: { cluster: { namespace: '', name: 'prod-eu1' } } }, '/capi/cluster/name must NOT have more than 0 characters'],
+    ['fleet mode with more shards than the service takes', { mode: 'fleet', replicaCount: 1001 }, '/replicaCount must be <= 1000'],
+    ['direct connect in fleet mode', { mode: 'fleet', kube: { connect: 'direct' } }, '/kube/connect must be equal to one of the allowed values'],
+    ['mounted etcd TLS in fleet mode', { mode: 'fleet', etcdTLS: { existingSecret: 'etcd-client' } }, '/etcdTLS/existingSecret must NOT have more than 0 characters'],
+    ['discover in fleet mode', { mode: 'fleet', config: { discover: false } }, '/config/discover must be null'],
   ];
   it.each(bad)('rejects %s with a message naming the value', (_what, change, expected) => {
     expect(problems(withChange(change))).toEqual([expected]);

@@ -23,6 +23,8 @@ export interface RenderOptions {
   readonly set?: Readonly<Record<string, string | number | boolean>>;
   /** Render without checking values.schema.json first (helm's --skip-schema-validation). */
   readonly skipSchemaValidation?: boolean;
+  /** The Kubernetes version the chart sees (helm's --kube-version); each helm's own default otherwise. */
+  readonly kubeVersion?: string;
 }
 
 /** One rendered Kubernetes object, loosely typed; tests narrow it. */
@@ -65,6 +67,7 @@ function runEach(args: readonly string[], options: RenderOptions, which: Helm[] 
     }
     for (const [key, value] of Object.entries(options.set ?? {})) all.push('--set', `${key}=${String(value)}`);
     if (options.skipSchemaValidation) all.push('--skip-schema-validation');
+    if (options.kubeVersion) all.push('--kube-version', options.kubeVersion);
     // A private HOME: no user repositories, plugins or registry logins change what helm does. One Go
     // thread and no garbage collection: a render lives ~50 ms, and on two shared cores this saves a third.
     const home = mkdtempSync(join(tmpdir(), 'etcd-probe-helm-home-'));

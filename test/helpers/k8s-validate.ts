@@ -2,6 +2,7 @@ import * as k8s from '@kubernetes/client-node';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
@@ -28,6 +29,7 @@ const MODELS: Record<string, { model: ModelClass; fields: string | null }> = {
   'v1/Service': { model: Service, fields: 'V1Service' },
   'v1/ServiceAccount': { model: ServiceAccount, fields: 'V1ServiceAccount' },
   'apps/v1/Deployment': { model: Deployment, fields: 'V1Deployment' },
+  'apps/v1/StatefulSet': { model: StatefulSet, fields: 'V1StatefulSet' },
   'policy/v1/PodDisruptionBudget': { model: PodDisruptionBudget, fields: 'V1PodDisruptionBudget' },
   'networking.k8s.io/v1/NetworkPolicy': { model: NetworkPolicy, fields: 'V1NetworkPolicy' },
   'rbac.authorization.k8s.io/v1/Role': { model: Role, fields: 'V1Role' },

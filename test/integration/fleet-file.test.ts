@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/fleet/shard.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { promtool } from '../fixtures/prometheus.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startFleet, type RunningFleet } from '../helpers/start-fleet.ts';
@@ -132,6 +133,10 @@ describe('a clusters file with two real clusters', () => {
     expect(metrics.text).toMatch(/^etcd_probe_cluster_status\{cluster="alpha",status="degraded"\} 1$/m);
     expect(metrics.text).toMatch(/^etcd_probe_cluster_status\{cluster="beta",status="healthy"\} 1$/m);
     expect(metrics.text).toMatch(/^etcd_probe_fleet_clusters 2$/m);
+    // One exposition, each family once, as Prometheus's own linter reads it.
+    const lint = promtool(['check', 'metrics'], { input: metrics.text });
+    expect(lint.output).toBe('');
+    expect(lint.status).toBe(0);
     await a.restart(2);
   });
 });

@@ -30,9 +30,38 @@ function clock(at: number): string {
   return new Date(at).toISOString().slice(11, 19);
 }
 
-/** The rounds within `windowMs` before the current one, then the current one. */
+/**
+ * The rounds within `windowMs` before the current one, then the current one. The history is in time
+ * order, so the window is found from its end: the cost is the rounds in the window, not the whole history
+ * (a TTL of 0 keeps thousands of rounds, and this runs every round).
+ */
 function lookback(past: readonly RoundRecord[], current: ObservedRound, windowMs: number): Round[] {
-  return [...past.filter((r) => r.at >= current.at - windowMs && r.at < current.at), current];
+  const from = current.at - windowMs;
+  let start = past.length;
+  while (start > 0 && (past[start - 1] as RoundRecord).at >= from) start--;
+  const rounds: Round[] = [];
+  for (let i = start; i < past.length; i++) {
+    const r = past[i] as RoundRecord;
+    if (r.at < current.at) rounds.push(r);
+  }
+  rounds.push(current);
+  return rounds;
+}
+
+/** How many times a member's state changed over the rounds (rounds without it do not count), and its last `keep` states. */
+function stateChanges(rounds: readonly Round[], id: string, keep: number): { changes: number; path: MemberState[] } {
+  const path: MemberState[] = [];
+  let previous: MemberState | null = null;
+  let changes = 0;
+  for (const r of rounds) {
+    const state = r.members.find((x) => x.id === id)?.state;
+    if (state === undefined || state === previous) continue;
+    if (previous !== null) changes++;
+    previous = state;
+    path.push(state);
+    if (path.length > keep) path.shift();
+  }
+  return { changes, path };
 }
 
 /** FREQUENT_LEADER_CHANGES: elections (leader changes, and term jumps between rounds) within the window. */
@@ -62,12 +91,10 @@ export function judgeFlapping(past: readonly RoundRecord[], current: ObservedRou
   const rounds = lookback(past, current, t.flapWindowMs);
   const reasons: Reason[] = [];
   for (const m of current.members) {
-    const states: MemberState[] = rounds.flatMap((r) => r.members.find((x) => x.id === m.id)?.state ?? []);
-    const path = states.filter((s, i) => i === 0 || s !== states[i - 1]);
-    const changes = path.length - 1;
+    const { changes, path } = stateChanges(rounds, m.id, 8);
     if (changes < t.flapChangesMax) continue;
     reasons.push(
-      reason('MEMBER_FLAPPING', `${label(m)} changed state ${changes} times in the last ${minutes(t.flapWindowMs)} (${path.slice(-8).join(' → ')})`, {
+      reason('MEMBER_FLAPPING', `${label(m)} changed state ${changes} times in the last ${minutes(t.flapWindowMs)} (${path.join(' → ')})`, {
         member: m,
       }),
     );

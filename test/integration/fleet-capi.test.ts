@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { capiFleetRules } from '../fixtures/fake-kube-apiserver/auth.ts';
+import { FakeFleet } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
+import { eventually, get } from '../helpers/http.ts';
+import { checkResponse } from '../helpers/openapi.ts';
+import { startFleet, type RunningFleet } from '../helpers/start-fleet.ts';
+
+// Fleet mode following a Cluster API management cluster: the kube-apiserver STAND-IN's FakeFleet
+// (test/fixtures/fake-kube-apiserver/fake-fleet.ts) serves the Clusters and their Secrets, and each
+// workload cluster's port-forward reaches a real etcd member (one real 3-member TLS cluster backs them
+// all) through a TLS relay showing that cluster's own etcd CA. The service reads the management cluster
+// as a least-privilege fleet reader (get/list/watch Clusters, get Secrets). Clusters are added,
+// paused, provisioning and deleted while it runs; the fleet follows within a listing interval.
+
+let backend: EtcdCluster;
+let fleet: FakeFleet;
+let dir: string;
+let service: RunningFleet;
+
+type Row = { name: string; state: string; status: string | null; waiting: string | null };
+
+async function rows(): Promise<Row[]> {
+  return (await get(`${service.url}/clusters`)).body.clusters;
+}
+
+beforeAll(async () => {
+  backend = await EtcdCluster.start({ size: 3, tls: true });
+  fleet = await FakeFleet.start({ backends: [backend], clusters: 2, namespaces: ['team-a', 'team-b'] });
+  dir = mkdtempSync(join(tmpdir(), 'etcd-probe-fleet-capi-'));
+  const kubeconfig = await fleet.api.writeKubeconfig(dir, { auth: 'token', token: fleet.api.addUser('system:serviceaccount:monitoring:etcd-probe', capiFleetRules('*')) });
+  service = await startFleet({ ETCD_PROBE_CAPI_CLUSTER: '*', ETCD_PROBE_MANAGEMENT_KUBECONFIG: kubeconfig, ETCD_PROBE_FLEET_REFRESH: '1s', ETCD_PROBE_CACHE_TTL: '500ms' });
+}, 120_000);
+
+afterAll(async () => {
+  await service?.close();
+  await fleet?.close();
+  await backend?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a Cluster API fleet', () => {
+  it("lists the management cluster's Clusters and probes each through its own kubeconfig and etcd CA", async () => {
+    const listed = await eventually(rows, (r) => r.length === 2 && r.every((c) => c.status === 'healthy'), 30_000, 200);
+    expect(listed.map((c) => [c.name, c.state, c.status])).toEqual([
+      ['team-a/cluster-001', 'probed', 'healthy'],
+      ['team-b/cluster-002', 'probed', 'healthy'],
+    ]);
+    const list = await get(`${service.url}/clusters`);
+    expect(checkResponse('get', '/clusters', list)).toEqual([]);
+    expect(list.body.discovery).toMatchObject({ error: null });
+    const healthz = await get(`${service.url}/clusters/team-a%2Fcluster-001/healthz/etcd`);
+    expect(healthz.status).toBe(200);
+    expect(healthz.body).toMatchObject({ status: 'healthy', mode: 'capi', kubernetes: { cluster: 'team-a/cluster-001', transport: 'port-forward' } });
+    const members = await get(`${service.url}/clusters/team-b%2Fcluster-002/members`);
+    expect(members.body.members.map((m: { name: string }) => m.name).sort()).toEqual(backend.members.map((m) => m.name).sort());
+  });
+
+  it('follows Clusters as they are added, provisioning, paused, deleting and removed', async () => {
+    fleet.addCluster('team-a', 'cluster-new');
+    fleet.addCluster('team-b', 'cluster-young', { phase: 'Provisioning', controlPlaneReady: false });
+    const added = await eventually(rows, (r) => r.find((c) => c.name === 'team-a/cluster-new')?.status === 'healthy' && r.some((c) => c.name === 'team-b/cluster-young'), 30_000, 200);
+    expect(added.find((c) => c.name === 'team-b/cluster-young')).toMatchObject({ state: 'waiting', status: null, waiting: expect.stringContaining('provisioning (phase Provisioning') });
+    const young = await get(`${service.url}/clusters/team-b%2Fcluster-young/healthz/etcd`);
+    expect(young.status).toBe(503);
+    expect(young.body.error).toBe('CLUSTER_NOT_PROBED');
+    expect(checkResponse('get', '/clusters/{cluster}/healthz/etcd', young)).toEqual([]);
+
+    // Its control plane comes up: it is probed from the next listing on.
+    fleet.setPhase('team-b', 'cluster-young', 'Provisioned');
+    await eventually(rows, (r) => r.find((c) => c.name === 'team-b/cluster-young')?.status === 'healthy', 30_000, 200);
+
+    fleet.pause('team-a', 'cluster-001');
+    fleet.startDeleting('team-b', 'cluster-002');
+    const held = await eventually(rows, (r) => r.find((c) => c.name === 'team-a/cluster-001')?.waiting === 'paused' && r.find((c) => c.name === 'team-b/cluster-002')?.waiting === 'deleting', 30_000, 200);
+    expect(held.filter((c) => c.state === 'waiting').map((c) => c.name)).toEqual(['team-a/cluster-001', 'team-b/cluster-002']);
+
+    fleet.removeCluster('team-b', 'cluster-002');
+    const removed = await eventually(rows, (r) => !r.some((c) => c.name === 'team-b/cluster-002'), 30_000, 200);
+    expect(removed.map((c) => c.name)).toEqual(['team-a/cluster-001', 'team-a/cluster-new', 'team-b/cluster-young']);
+    const gone = await get(`${service.url}/clusters/team-b%2Fcluster-002/healthz/etcd`);
+    expect(gone.body.error).toBe('CLUSTER_NOT_FOUND');
+    // The metrics follow: the removed cluster's series are gone, the others are labelled.
+    const metrics = await get(`${service.url}/metrics`);
+    expect(metrics.text).not.toContain('cluster="team-b/cluster-002"');
+    expect(metrics.text).toMatch(/^etcd_probe_cluster_status\{cluster="team-a\/cluster-new",status="healthy"\} 1$/m);
+  });
+});
