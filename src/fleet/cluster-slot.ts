@@ -13,6 +13,9 @@ import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
 import type { RoundLimiter } from './round-limiter.ts';
 
+/** A round started this soon after a request asked about the cluster is one that request waits for. */
+const URGENT_WITHIN_MS = 1000;
+
 /** What a slot is built with besides its entry. */
 export interface SlotOptions {
   readonly limiter: RoundLimiter;
@@ -49,6 +52,8 @@ export class ClusterSlot {
   #core: Promise<ProbeCore> | null = null;
   #history: RoundHistory | null = null;
   #askedAt: number;
+  /** When a request last asked about the cluster (epoch ms; 0: never): its rounds go first in the limiter. */
+  #demandAt = 0;
   #closed = false;
 
   constructor(entry: ClusterEntry, options: SlotOptions) {
@@ -71,7 +76,7 @@ export class ClusterSlot {
           this.metrics.recordRound(snapshot);
           logVerdict(snapshot);
           return snapshot;
-        }),
+        }, options.now() - this.#demandAt < URGENT_WITHIN_MS),
       ttlMs: entry.config.cacheTtlMs,
       minForcedIntervalMs: options.minForcedIntervalMs,
       now: options.now,
@@ -96,6 +101,7 @@ export class ClusterSlot {
   /** Records that someone asked about the cluster now (keeps it from going idle). */
   touch(): void {
     this.#askedAt = this.#options.now();
+    this.#demandAt = this.#askedAt;
   }
 
   /** Closes the prober (and with it the clients and tunnels) of a cluster nobody asked about since `idleMs`; true if it did. */

@@ -68,12 +68,18 @@ export class Fleet {
       closing.push(slot.close());
       (entry ? rebuilt : removed).push(name);
     }
+    const fresh: ClusterSlot[] = [];
     for (const entry of entries) {
       if (this.#slots.has(entry.name)) continue;
-      this.#slots.set(entry.name, this.#slotOf(entry));
+      const slot = this.#slotOf(entry);
+      this.#slots.set(entry.name, slot);
+      fresh.push(slot);
       if (!rebuilt.includes(entry.name)) added.push(entry.name);
     }
     await Promise.all(closing);
+    // A cluster this replica owns is warmed as soon as it joins (not at the next refresh, up to a whole
+    // interval later), in the background and through the limiter.
+    if (this.#timer) for (const slot of fresh) if (slot.owned && slot.entry.waiting === null) void slot.cache.get().catch(() => undefined);
     return { added, removed, rebuilt };
   }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,12 +97,18 @@ describe('fleet mode: the workload', () => {
     }
   });
 
+  it("runs the image's entrypoint with fleet.heapMiB as Node's heap limit, the rest as the Dockerfile has it", () => {
+    const [container] = statefulSet(objects).spec.template.spec.containers as unknown as { command?: string[] }[];
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8'))?.[1];
+    expect(container?.command).toEqual((JSON.parse(entrypoint ?? '[]') as string[]).map((a) => (a === '--max-old-space-size=128' ? '--max-old-space-size=512' : a)));
+  });
+
   it('renders the same pod as the Deployment of capi mode, apart from the fleet settings', () => {
     const capi = render({ valuesFiles: [ciValues('capi-values.yaml')], set: { replicaCount: 3, 'metrics.serviceMonitor.enabled': true } });
     const deployment = ofKind<StatefulSet>(capi, 'Deployment')[0];
     const strip = (template: StatefulSet['spec']['template']) => ({
       ...template,
-      spec: { ...template.spec, containers: template.spec.containers.map((c) => ({ ...c, env: c.env.filter((e) => e.name === 'ETCD_PROBE_AUTH_TOKEN_FILE') })) },
+      spec: { ...template.spec, containers: template.spec.containers.map(({ command: _command, ...c }: typeof template.spec.containers[number] & { command?: unknown }) => ({ ...c, env: c.env.filter((e) => e.name === 'ETCD_PROBE_AUTH_TOKEN_FILE') })) },
     });
     expect(deployment).toBeDefined();
     expect(strip(statefulSet(objects).spec.template)).toEqual(strip((deployment as StatefulSet).spec.template));

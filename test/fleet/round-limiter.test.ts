@@ -12,6 +12,24 @@ function deferred() {
 }
 
 describe('RoundLimiter', () => {
+  it('lets an urgent round (a request waits for it) go before the background rounds already waiting', async () => {
+    const limiter = new RoundLimiter(1);
+    const gate = deferred();
+    const started: string[] = [];
+    const round = (name: string, wait?: Promise<void>) => async () => {
+      started.push(name);
+      await wait;
+      return name;
+    };
+    const first = limiter.run(round('refresh-1', gate.promise));
+    const queued = [limiter.run(round('refresh-2')), limiter.run(round('refresh-3')), limiter.run(round('asked', undefined), true)];
+    await Promise.resolve();
+    expect(started).toEqual(['refresh-1']);
+    gate.resolve();
+    await Promise.all([first, ...queued]);
+    expect(started).toEqual(['refresh-1', 'asked', 'refresh-2', 'refresh-3']);
+  });
+
   it('runs at most max rounds at once, the others in order as slots free', async () => {
     const limiter = new RoundLimiter(2);
     const gates = [deferred(), deferred(), deferred(), deferred()];
