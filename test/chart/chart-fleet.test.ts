@@ -103,12 +103,12 @@ describe('fleet mode: the workload', () => {
     expect(container?.command).toEqual((JSON.parse(entrypoint ?? '[]') as string[]).map((a) => (a === '--max-old-space-size=128' ? '--max-old-space-size=512' : a)));
   });
 
-  it('renders the same pod as the Deployment of capi mode, apart from the fleet settings', () => {
+  it('renders the same pod as the Deployment of capi mode, apart from the fleet settings (env, heap, and the ci values\' resources)', () => {
     const capi = render({ valuesFiles: [ciValues('capi-values.yaml')], set: { replicaCount: 3, 'metrics.serviceMonitor.enabled': true } });
     const deployment = ofKind<StatefulSet>(capi, 'Deployment')[0];
     const strip = (template: StatefulSet['spec']['template']) => ({
       ...template,
-      spec: { ...template.spec, containers: template.spec.containers.map(({ command: _command, ...c }: typeof template.spec.containers[number] & { command?: unknown }) => ({ ...c, env: c.env.filter((e) => e.name === 'ETCD_PROBE_AUTH_TOKEN_FILE') })) },
+      spec: { ...template.spec, containers: template.spec.containers.map(({ command: _command, resources: _resources, ...c }: typeof template.spec.containers[number] & { command?: unknown; resources?: unknown }) => ({ ...c, env: c.env.filter((e) => e.name === 'ETCD_PROBE_AUTH_TOKEN_FILE') })) },
     });
     expect(deployment).toBeDefined();
     expect(strip(statefulSet(objects).spec.template)).toEqual(strip((deployment as StatefulSet).spec.template));
