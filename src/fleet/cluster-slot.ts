@@ -13,7 +13,7 @@ import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
 import type { RoundLimiter } from './round-limiter.ts';
 
-/** A round started this soon after a request asked about the cluster is one that request waits for. */
+/** A round started this soon after a request asked about the cluster (or asked about since) is one a request waits for. */
 const URGENT_WITHIN_MS = 1000;
 
 /** What a slot is built with besides its entry. */
@@ -69,14 +69,16 @@ export class ClusterSlot {
     recordExpiry(credentials, 'etcd-client', entry.tls);
     this.#etcdTls = entry.tlsFiles ? new TlsFileReloader(entry.tlsFiles, entry.tls, reloadReporter('etcd-client', logger, credentials, options.now)) : fixedTls(entry.tls);
     this.cache = new RoundCache<Snapshot>({
-      load: () =>
-        options.limiter.run(async () => {
+      load: () => {
+        const since = options.now();
+        return options.limiter.run(async () => {
           const core = await this.#coreNow();
           const snapshot = await core.prober.round();
           this.metrics.recordRound(snapshot);
           logVerdict(snapshot);
           return snapshot;
-        }, options.now() - this.#demandAt < URGENT_WITHIN_MS),
+        }, () => this.#demandAt >= since - URGENT_WITHIN_MS);
+      },
       ttlMs: entry.config.cacheTtlMs,
       minForcedIntervalMs: options.minForcedIntervalMs,
       now: options.now,

@@ -22,12 +22,26 @@ describe('RoundLimiter', () => {
       return name;
     };
     const first = limiter.run(round('refresh-1', gate.promise));
-    const queued = [limiter.run(round('refresh-2')), limiter.run(round('refresh-3')), limiter.run(round('asked', undefined), true)];
+    const queued = [limiter.run(round('refresh-2')), limiter.run(round('refresh-3')), limiter.run(round('asked', undefined), () => true)];
     await Promise.resolve();
     expect(started).toEqual(['refresh-1']);
     gate.resolve();
     await Promise.all([first, ...queued]);
     expect(started).toEqual(['refresh-1', 'asked', 'refresh-2', 'refresh-3']);
+  });
+
+  it('asks whether a waiting round is urgent when a slot frees: a background round a request joined meanwhile goes first', async () => {
+    const limiter = new RoundLimiter(1);
+    const gate = deferred();
+    const started: string[] = [];
+    let joined = false;
+    const round = (name: string) => async () => void started.push(name);
+    const first = limiter.run(async () => gate.promise);
+    const queued = [limiter.run(round('refresh-a')), limiter.run(round('refresh-b'), () => joined)];
+    joined = true;
+    gate.resolve();
+    await Promise.all([first, ...queued]);
+    expect(started).toEqual(['refresh-b', 'refresh-a']);
   });
 
   it('runs at most max rounds at once, the others in order as slots free', async () => {
