@@ -26,7 +26,7 @@ describe('the bearer token', () => {
   it('is read from its file, trimmed, and guards /members, /alarms, /metrics and the status page by default', () => {
     const result = ok(resolve({ ETCD_PROBE_AUTH_TOKEN_FILE: tokenFile }));
     expect(result.auth).toEqual({ file: { path: tokenFile, source: 'ETCD_PROBE_AUTH_TOKEN_FILE' }, token: 'abc123' });
-    expect(result.config.authRoutes).toEqual(['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment']);
+    expect(result.config.authRoutes).toEqual(['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment', '/clusters']);
     expect(Object.isFrozen(result.config.authRoutes)).toBe(true);
     expect(result.warnings).toEqual(['the bearer token of ETCD_PROBE_AUTH_TOKEN_FILE travels in clear text: set ETCD_PROBE_TLS_CERT for HTTPS']);
   });
@@ -51,8 +51,8 @@ describe('the bearer token', () => {
 
   it.each([
     ['members', "ETCD_PROBE_AUTH_ROUTES: 'members' is not a path (it must start with /)"],
-    ['/members,/nodes', "ETCD_PROBE_AUTH_ROUTES: '/nodes' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /, /status/fragment, /livez, /readyz, /openapi.yaml"],
-    ['/members/m1', "ETCD_PROBE_AUTH_ROUTES: '/members/m1' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /, /status/fragment, /livez, /readyz, /openapi.yaml"],
+    ['/members,/nodes', "ETCD_PROBE_AUTH_ROUTES: '/nodes' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /, /status/fragment, /livez, /readyz, /openapi.yaml, /clusters"],
+    ['/members/m1', "ETCD_PROBE_AUTH_ROUTES: '/members/m1' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /, /status/fragment, /livez, /readyz, /openapi.yaml, /clusters"],
     [',', 'ETCD_PROBE_AUTH_ROUTES: no route given (e.g. /healthz/etcd,/members)'],
   ])('refuses routes %j', (routes, message) => {
     expect(errorsOf(resolve({ ETCD_PROBE_AUTH_TOKEN_FILE: tokenFile, ETCD_PROBE_AUTH_ROUTES: routes }))).toEqual([message]);
