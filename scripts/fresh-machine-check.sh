@@ -94,10 +94,12 @@ echo "cloning $repo (branch $branch) into $root/root/etcd-probe"
 git clone --quiet --branch "$branch" "$repo" "$root/root/etcd-probe"
 git -C "$root/root/etcd-probe" log --oneline -1
 
-# Runs a command as root in the chroot, with a clean environment and an empty HOME.
+# Runs a command as root in the chroot, with a clean environment and an empty HOME. The root is bound onto
+# itself first, so that / in the chroot is a mount point: `ip netns exec` (the partition tests) makes / a
+# slave mount and fails with "Invalid argument" on a plain directory.
 in_chroot() {
   unshare --pid --fork --mount --propagation private --mount-proc="$root/proc" \
-    sh -c 'mount --rbind /dev "$0/dev" && mount --bind /sys "$0/sys" && exec chroot "$0" "$@"' "$root" \
+    sh -c 'mount --rbind "$0" "$0" && mount --rbind /dev "$0/dev" && mount --bind /sys "$0/sys" && exec chroot "$0" "$@"' "$root" \
     /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     ${NODE_EXTRA_CA_CERTS_IN:+NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS_IN} "$@"
 }
