@@ -4,9 +4,8 @@ import type { LoadedToken } from './auth/bearer-token.ts';
 import type { Config, InClusterAccess } from './config/config.ts';
 import { buildProbeCore, thresholdsOf } from './core/probe-core.ts';
 import type { DiscoveredSource } from './discovery/discovered-source.ts';
-import { installErrorHandling } from './http/error-handler.ts';
 import { Lifecycle } from './http/lifecycle.ts';
-import { installNotFound } from './http/not-found.ts';
+import { installRouteBook } from './http/route-book.ts';
 import { createListener } from './http/listener.ts';
 import { rootSite, type RouteDeps } from './http/route-deps.ts';
 import { alarmsRoute } from './http/routes/alarms.ts';
@@ -106,12 +105,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(options.reloadIntervalMs === undefined ? {} : { reloadIntervalMs: options.reloadIntervalMs }),
   });
   const { server } = listener;
-  const routes: string[] = [];
-  server.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
-  });
-  installErrorHandling(server, logger);
-  installNotFound(server, () => routes);
+  const routes = installRouteBook(server, logger);
   const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth, history: prober.history, thresholds: thresholdsOf(config) };
   const site = rootSite(deps);
   healthzRoute(server, site);

@@ -7,11 +7,10 @@ import { CapiFleetFollower } from './fleet/capi-fleet.ts';
 import { Fleet } from './fleet/fleet.ts';
 import { RoundLimiter } from './fleet/round-limiter.ts';
 import type { SlotOptions } from './fleet/cluster-slot.ts';
-import { installErrorHandling } from './http/error-handler.ts';
 import { FLEET_PREFIX, fleetSite } from './http/fleet-site.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import { createListener } from './http/listener.ts';
-import { installNotFound } from './http/not-found.ts';
+import { installRouteBook } from './http/route-book.ts';
 import { alarmsRoute } from './http/routes/alarms.ts';
 import { clusterListRoutes } from './http/routes/clusters.ts';
 import { disruptionRoutes } from './http/routes/disruption.ts';
@@ -115,12 +114,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     ...(options.reloadIntervalMs === undefined ? {} : { reloadIntervalMs: options.reloadIntervalMs }),
   });
   const { server } = listener;
-  const routes: string[] = [];
-  server.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
-  });
-  installErrorHandling(server, logger);
-  installNotFound(server, () => routes, (path) =>
+  const routes = installRouteBook(server, logger, (path) =>
     SINGLE_CLUSTER_PATHS.test(path) ? 'this service probes a fleet: every cluster has its routes under /clusters/{cluster}/ (GET /clusters lists them)' : null,
   );
   const site = fleetSite(fleet, { now, lifecycle, auth: listener.auth });
