@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
 import type { Config, InClusterAccess } from './config/config.ts';
 import type { ClusterEntry } from './fleet/cluster-entry.ts';
-import type { ClusterLister } from './fleet/capi-fleet.ts';
 import { CapiFleetFollower } from './fleet/capi-fleet.ts';
 import { Fleet } from './fleet/fleet.ts';
 import { RoundLimiter } from './fleet/round-limiter.ts';
+import type { KubeConnection } from './kube/kube-connection.ts';
 import type { SlotOptions } from './fleet/cluster-slot.ts';
 import { FLEET_PREFIX, fleetSite } from './http/fleet-site.ts';
 import { Lifecycle } from './http/lifecycle.ts';
@@ -29,7 +29,7 @@ import type { LoadedTls } from './tls/tls-files.ts';
 const MIN_FORCED_INTERVAL_MS = 1000;
 
 /** Where a fleet's clusters come from: a clusters file's list, or a Cluster API management cluster's Clusters. */
-export type FleetSource = { readonly kind: 'file'; readonly entries: readonly ClusterEntry[] } | { readonly kind: 'capi'; readonly lister: ClusterLister; readonly inCluster: InClusterAccess | null };
+export type FleetSource = { readonly kind: 'file'; readonly entries: readonly ClusterEntry[] } | { readonly kind: 'capi'; readonly management: KubeConnection; readonly inCluster: InClusterAccess | null };
 
 /** What a fleet app is built from. */
 export interface FleetAppOptions {
@@ -80,6 +80,8 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     refreshMs: config.fleetRefreshMs,
     idleCloseMs: config.idleCloseMs,
     ...(options.buildCore ? { buildCore: options.buildCore } : {}),
+    // Every Cluster's secrets are read through the one connection the Clusters are listed with.
+    ...(options.source.kind === 'capi' ? { management: options.source.management } : {}),
   });
   const source = options.source;
   let follower: CapiFleetFollower | null = null;
@@ -87,7 +89,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   else {
     const target = config.capiCluster;
     if (!target || !('fleet' in target)) throw new Error('a Cluster API fleet needs ETCD_PROBE_CAPI_CLUSTER=* or namespace/*');
-    follower = new CapiFleetFollower({ lister: source.lister, target, selector: config.capiSelector, fleet, base: config, inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, logger, now });
+    follower = new CapiFleetFollower({ lister: source.management, target, selector: config.capiSelector, fleet, base: config, inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, logger, now });
   }
 
   const fleetMetrics = new FleetMetrics(() => {

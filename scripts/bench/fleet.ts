@@ -1,6 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
 import { shardOf } from '../../src/fleet/shard.ts';
-import { clusterRows, firstAnswer, firstAnswerOfNew, startRun, type FleetRun } from './fleet-run.ts';
+import { clusterRows, firstAnswer, firstAnswerOfNew, startRun, type FleetRun, type Row as FleetRow } from './fleet-run.ts';
 import { closeTimedConnections } from './load.ts';
 import { startFlags } from '../start-flags.ts';
 import { median, percentile } from './stats.ts';
@@ -22,6 +23,10 @@ interface Row {
   readonly clusters: number;
   readonly warmMs: number;
   readonly statuses: string;
+  /** The verdicts at the end of the CPU window: rounds made while the machine was loaded. */
+  readonly statusesAfter: string;
+  /** What the bench process itself (the stand-in fleet and its relays) used of the machine in the window. */
+  readonly standInCores: number;
   readonly windowS: number;
   readonly cores: number;
   readonly cores30: number;
@@ -52,6 +57,7 @@ async function window(run: FleetRun, refreshS: number, intervals: number) {
   const { child } = run.service;
   const rss: number[] = [];
   const cpu0 = child.cpuSeconds();
+  const own0 = process.cpuUsage();
   const t0 = performance.now();
   const end = t0 + refreshS * intervals * 1000;
   while (performance.now() < end) {
@@ -61,23 +67,25 @@ async function window(run: FleetRun, refreshS: number, intervals: number) {
   }
   const wallS = (performance.now() - t0) / 1000;
   const cores = (child.cpuSeconds() - cpu0) / wallS;
-  return { wallS, cores, rssMean: rss.reduce((a, b) => a + b, 0) / rss.length, rssMax: Math.max(...rss) };
+  const own = process.cpuUsage(own0);
+  return { wallS, cores, standInCores: (own.user + own.system) / 1e6 / wallS, rssMean: rss.reduce((a, b) => a + b, 0) / rss.length, rssMax: Math.max(...rss) };
 }
 
 async function measure(backends: readonly EtcdCluster[], clusters: number, refresh: string, intervals: number): Promise<Row> {
   const refreshS = seconds(refresh);
   const run = await startRun({ backends, clusters, refresh, warmWithinMs: 600_000, nodeFlags });
   try {
-    const counts = new Map<string, number>();
-    for (const r of run.rows) counts.set(r.status ?? 'unknown', (counts.get(r.status ?? 'unknown') ?? 0) + 1);
     const w = await window(run, refreshS, intervals);
+    const after = (await clusterRows(run.service)).rows;
     const list: number[] = [];
     for (let i = 0; i < LATENCY_SAMPLES; i++) list.push((await clusterRows(run.service)).ms);
     const first = await firstAnswerOfNew(run, `cluster-new-${clusters}`, refreshS * 3000);
     return {
       clusters,
       warmMs: run.warmMs,
-      statuses: [...counts].map(([s, n]) => `${n} ${s}`).join(', '),
+      statuses: tally(run.rows),
+      statusesAfter: tally(after),
+      standInCores: w.standInCores,
       windowS: w.wallS,
       cores: w.cores,
       // Every owned cluster gets a round per refresh: CPU per round × the rounds a 30 s refresh makes.
@@ -93,6 +101,13 @@ async function measure(backends: readonly EtcdCluster[], clusters: number, refre
   } finally {
     await run.stop();
   }
+}
+
+/** How many rows have each status, e.g. `498 healthy, 2 degraded`. */
+function tally(rows: readonly FleetRow[]): string {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.status ?? 'unknown', (counts.get(r.status ?? 'unknown') ?? 0) + 1);
+  return [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
 }
 
 /** With ETCD_PROBE_SHARD=0/2, the first answer for clusters this replica does not own (no warm loop, no prober yet). */
@@ -120,14 +135,14 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
     `command: npm run build && node --experimental-strip-types scripts/bench/fleet.ts ${process.argv.slice(2).join(' ')}`.trimEnd(),
     `CPU window: ${intervals} refresh intervals per size.${refreshS === 30 ? '' : ` Measured at a ${refresh} refresh; "cores@30s" scales it to a 30 s refresh (CPU per round × rounds per 30 s).`}`,
     '',
-    `clusters  warm s  verdicts              cores@${refresh}  ${refreshS === 30 ? '   (same)' : 'cores@30s'}  RSS MiB mean/max  /clusters p50/p99 ms  first answer ms (HTTP, state when listed)`,
+    `clusters  warm s  verdicts when warm / after the window            cores@${refresh}  ${refreshS === 30 ? '   (same)' : 'cores@30s'}  RSS MiB mean/max  /clusters p50/p99 ms  first answer ms (HTTP, state when listed)`,
   ];
   for (const r of rows) {
     lines.push(
       [
         String(r.clusters).padStart(8),
         f(r.warmMs / 1000, 1).padStart(6),
-        r.statuses.padEnd(20),
+        `${r.statuses} / ${r.statusesAfter}`.padEnd(50),
         f(r.cores, 3).padStart(6 + refresh.length),
         f(r.cores30, 3).padStart(9),
         `${f(r.rssMeanMiB)}/${f(r.rssMaxMiB)}`.padStart(17),
@@ -136,6 +151,7 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
       ].join('  '),
     );
   }
+  lines.push('', `the bench process (stand-in API servers, relays) used, in the same windows: ${rows.map((r) => `${f(r.standInCores, 2)} cores at ${r.clusters}`).join(', ')} (the machine has ${availableParallelism()})`);
   const by = new Map(rows.map((r) => [r.clusters, r]));
   const perCluster = (a: number, b: number) => {
     const ra = by.get(a);

@@ -21,8 +21,8 @@ export async function fleetSourceOf(resolved: Extract<ConfigResult, { ok: true }
   if (!isCapiFleet(config.capiCluster)) return { ok: false, errors: [new ConfigError('ETCD_PROBE_CAPI_CLUSTER', 'fleet mode needs a clusters file or a Cluster API fleet (* or namespace/*)')] };
   try {
     const { connectionTo } = await import('../discovery/create-kube-source.ts');
-    const lister = connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, resolved.sources.managementKubeconfig ?? 'ETCD_PROBE_MANAGEMENT_KUBECONFIG', resolved.inCluster);
-    return { ok: true, source: { kind: 'capi', lister, inCluster: resolved.inCluster } };
+    const management = connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, resolved.sources.managementKubeconfig ?? 'ETCD_PROBE_MANAGEMENT_KUBECONFIG', resolved.inCluster);
+    return { ok: true, source: { kind: 'capi', management, inCluster: resolved.inCluster } };
   } catch (error) {
     if (error instanceof ConfigError) return { ok: false, errors: [error] };
     throw error;

@@ -2,6 +2,7 @@ import type { Config, InClusterAccess } from '../config/config.ts';
 import { createSource } from '../discovery/create-source.ts';
 import type { DiscoveredSource } from '../discovery/discovered-source.ts';
 import type { HistoryLimits } from '../probe/history/round-history.ts';
+import type { KubeConnection } from '../kube/kube-connection.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
 import { Prober } from '../probe/prober.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
@@ -20,6 +21,8 @@ export interface ProbeCoreOptions {
   readonly source?: DiscoveredSource;
   /** The API server and service-account files when a setting says `in-cluster`. */
   readonly inCluster?: InClusterAccess | null;
+  /** A management cluster connection shared by the caller (a Cluster API fleet); one is made from config otherwise. */
+  readonly management?: KubeConnection;
 }
 
 /** A prober and the member source it reads, built from config; `close()` releases both. */
@@ -60,7 +63,7 @@ export function historyLimitsOf(config: Config): HistoryLimits {
 export async function buildProbeCore(options: ProbeCoreOptions): Promise<ProbeCore> {
   const { config } = options;
   const now = options.now ?? Date.now;
-  const source = options.source ?? (await createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null }));
+  const source = options.source ?? (await createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null, ...(options.management ? { management: options.management } : {}) }));
   const prober = new Prober({ source, thresholds: thresholdsOf(config), history: historyLimitsOf(config), now });
   return {
     prober,

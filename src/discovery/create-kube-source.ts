@@ -34,7 +34,7 @@ export function createKubeSource(inputs: SourceInputs): DiscoveredSource {
   const base = { nodeSelector: config.nodeSelector, timeoutMs: config.timeoutMs };
   if (isCapiFleet(config.capiCluster)) throw new Error('a Cluster API fleet is probed one Cluster at a time (fleet/), not by one source');
   if (config.capiCluster) {
-    const management = connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG', inputs.inCluster ?? null);
+    const management = inputs.management ?? connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG', inputs.inCluster ?? null);
     const access = new CapiAccess({ management, cluster: config.capiCluster, refreshMs, now });
     return new KubeSource({ ...base, mode: 'capi', access, transport: 'port-forward' });
   }

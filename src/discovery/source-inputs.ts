@@ -1,4 +1,5 @@
 import type { Config, InClusterAccess } from '../config/config.ts';
+import type { KubeConnection } from '../kube/kube-connection.ts';
 import type { TlsProvider } from '../tls/tls-provider.ts';
 
 /** What a member source is made from besides the config. */
@@ -10,6 +11,11 @@ export interface SourceInputs {
   readonly inCluster?: InClusterAccess | null;
   /** Epoch ms. */
   readonly now: () => number;
+  /**
+   * The management cluster's connection when the caller shares one (a Cluster API fleet: one for all its
+   * clusters); made from ETCD_PROBE_MANAGEMENT_KUBECONFIG otherwise.
+   */
+  readonly management?: KubeConnection;
   /** How often secrets are re-read in the Kubernetes modes; SECRET_REFRESH_MS by default. */
   readonly secretRefreshMs?: number;
 }

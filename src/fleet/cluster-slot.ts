@@ -6,6 +6,7 @@ import type { RoundHistory } from '../probe/history/round-history.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
 import { RoundCache } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
+import type { KubeConnection } from '../kube/kube-connection.ts';
 import { CredentialMetrics } from '../metrics/credential-metrics.ts';
 import { recordExpiry, reloadReporter } from '../tls/reload-reporter.ts';
 import { TlsFileReloader } from '../tls/tls-file-reloader.ts';
@@ -28,10 +29,12 @@ export interface SlotOptions {
   readonly owned: boolean;
   /** Builds a cluster's prober; buildProbeCore by default (tests hand in a scripted source). */
   readonly buildCore?: (entry: ClusterEntry, now: () => number, etcdTls: TlsProvider) => Promise<ProbeCore>;
+  /** The management cluster connection every Cluster API cluster of the fleet shares (its owner is the fleet's caller). */
+  readonly management?: KubeConnection;
 }
 
-function defaultCore(entry: ClusterEntry, now: () => number, etcdTls: TlsProvider): Promise<ProbeCore> {
-  return buildProbeCore({ config: entry.config, tls: entry.tls, etcdTls, now, inCluster: entry.inCluster });
+function defaultCore(entry: ClusterEntry, now: () => number, etcdTls: TlsProvider, management: KubeConnection | undefined): Promise<ProbeCore> {
+  return buildProbeCore({ config: entry.config, tls: entry.tls, etcdTls, now, inCluster: entry.inCluster, ...(management ? { management } : {}) });
 }
 
 /**
@@ -125,7 +128,8 @@ export class ClusterSlot {
   #coreNow(): Promise<ProbeCore> {
     if (this.#closed) return Promise.reject(new Error(`cluster ${this.entry.name} was removed from the fleet`));
     if (this.#core === null) {
-      const building = (this.#options.buildCore ?? defaultCore)(this.entry, this.#options.now, this.#etcdTls);
+      const { buildCore, now, management } = this.#options;
+      const building = buildCore ? buildCore(this.entry, now, this.#etcdTls) : defaultCore(this.entry, now, this.#etcdTls, management);
       this.#core = building;
       // A cluster whose settings cannot be used now (a bad kubeconfig Secret, say) is tried again next round.
       building.then(

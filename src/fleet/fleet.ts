@@ -18,6 +18,7 @@ export interface FleetOptions {
   /** How long a cluster this replica does not own keeps its prober after it was last asked about. */
   readonly idleCloseMs: number;
   readonly buildCore?: SlotOptions['buildCore'];
+  readonly management?: SlotOptions['management'];
 }
 
 /** How the fleet's membership last changed, for /clusters and the log. */
@@ -36,6 +37,8 @@ export interface FleetChange {
 export class Fleet {
   readonly #options: FleetOptions;
   readonly #slots = new Map<string, ClusterSlot>();
+  /** The slots in name order, sorted once per change of the fleet (GET /clusters reads it per request). */
+  #sorted: readonly ClusterSlot[] | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -44,8 +47,9 @@ export class Fleet {
   }
 
   /** Every cluster, in name order. */
-  get slots(): ClusterSlot[] {
-    return [...this.#slots.values()].sort((a, b) => a.entry.name.localeCompare(b.entry.name));
+  get slots(): readonly ClusterSlot[] {
+    this.#sorted ??= [...this.#slots.values()].sort((a, b) => a.entry.name.localeCompare(b.entry.name));
+    return this.#sorted;
   }
 
   /** The cluster of that name, or undefined. */
@@ -61,6 +65,7 @@ export class Fleet {
     const removed: string[] = [];
     const rebuilt: string[] = [];
     const closing: Promise<void>[] = [];
+    this.#sorted = null;
     for (const [name, slot] of this.#slots) {
       const entry = wanted.get(name);
       if (entry && entry.revision === slot.entry.revision) continue;
@@ -108,11 +113,20 @@ export class Fleet {
     this.#timer = null;
     const slots = [...this.#slots.values()];
     this.#slots.clear();
+    this.#sorted = null;
     await Promise.all(slots.map((s) => s.close()));
   }
 
   #slotOf(entry: ClusterEntry): ClusterSlot {
-    const { limiter, logger, now, minForcedIntervalMs, buildCore } = this.#options;
-    return new ClusterSlot(entry, { limiter, logger, now, minForcedIntervalMs, owned: owns(this.#options.shard, entry.name), ...(buildCore ? { buildCore } : {}) });
+    const { limiter, logger, now, minForcedIntervalMs, buildCore, management } = this.#options;
+    return new ClusterSlot(entry, {
+      limiter,
+      logger,
+      now,
+      minForcedIntervalMs,
+      owned: owns(this.#options.shard, entry.name),
+      ...(buildCore ? { buildCore } : {}),
+      ...(management ? { management } : {}),
+    });
   }
 }

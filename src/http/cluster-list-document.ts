@@ -2,6 +2,7 @@ import type { ShardRef } from '../config/config.ts';
 import type { ClusterSlot } from '../fleet/cluster-slot.ts';
 import { disruptionsAllowed } from '../probe/disruption.ts';
 import type { HealthStatus } from '../probe/health-status.ts';
+import type { Snapshot } from '../probe/snapshot.ts';
 
 /** Where a cluster stands in this replica: probed (a round is held), not checked yet here, or waiting to be probed at all. */
 export type ClusterState = 'probed' | 'unchecked' | 'waiting';
@@ -30,24 +31,40 @@ export function clusterPath(name: string): string {
   return `/clusters/${encodeURIComponent(name)}`;
 }
 
-/** A fleet cluster as a row of /clusters, from the round it holds (if any), at `now`. */
-export function clusterRow(slot: ClusterSlot, now: number): ClusterRow {
-  const { entry } = slot;
-  const round = entry.waiting === null ? slot.cache.peek() : null;
-  const base = { name: entry.name, waiting: entry.waiting, owned: slot.owned, href: `${clusterPath(entry.name)}/healthz/etcd` };
-  if (!round) return { ...base, state: entry.waiting === null ? 'unchecked' : 'waiting', status: null, reasons: [], quorum: null, disruptionsAllowed: null, checkedAt: null, ageSeconds: null };
-  const { verdict, checkedAtIso } = round.value;
+type ProbedRow = Omit<ClusterRow, 'ageSeconds'>;
+
+/** The row of a round, made once per round (GET /clusters asks for every cluster's row per request). */
+const probedRows = new WeakMap<Snapshot, ProbedRow>();
+
+function probedRow(slot: ClusterSlot, snapshot: Snapshot): ProbedRow {
+  let row = probedRows.get(snapshot);
+  if (row) return row;
+  const { verdict, checkedAtIso } = snapshot;
   const { quorum } = verdict;
-  return {
-    ...base,
+  row = {
+    ...baseOf(slot),
     state: 'probed',
     status: verdict.status,
     reasons: verdict.reasons.map((r) => r.code),
     quorum: { voting: quorum.voting, required: quorum.required, healthyVoting: quorum.healthyVoting, confirmed: quorum.confirmed, faultTolerance: quorum.faultTolerance },
     disruptionsAllowed: disruptionsAllowed(verdict),
     checkedAt: checkedAtIso,
-    ageSeconds: Math.max(0, Math.round((now - round.completedAt) / 100) / 10),
   };
+  probedRows.set(snapshot, row);
+  return row;
+}
+
+function baseOf(slot: ClusterSlot) {
+  const { entry } = slot;
+  return { name: entry.name, waiting: entry.waiting, owned: slot.owned, href: `${clusterPath(entry.name)}/healthz/etcd` };
+}
+
+/** A fleet cluster as a row of /clusters, from the round it holds (if any), at `now`. */
+export function clusterRow(slot: ClusterSlot, now: number): ClusterRow {
+  const { entry } = slot;
+  const round = entry.waiting === null ? slot.cache.peek() : null;
+  if (!round) return { ...baseOf(slot), state: entry.waiting === null ? 'unchecked' : 'waiting', status: null, reasons: [], quorum: null, disruptionsAllowed: null, checkedAt: null, ageSeconds: null };
+  return { ...probedRow(slot, round.value), ageSeconds: Math.max(0, Math.round((now - round.completedAt) / 100) / 10) };
 }
 
 const RANK: Record<HealthStatus | 'unknown', number> = { unhealthy: 0, unknown: 1, degraded: 2, healthy: 3 };
@@ -63,9 +80,9 @@ export interface DiscoveryState {
   readonly error: string | null;
 }
 
-/** The GET /clusters document: every cluster by name, how many of each status, this replica's shard. */
+/** The GET /clusters document: every cluster (`rows` in name order, as Fleet.slots gives them), how many of each status, this replica's shard. */
 export function clusterListDocument(rows: readonly ClusterRow[], shard: ShardRef, discovery: DiscoveryState | null) {
   const counts = { healthy: 0, degraded: 0, unhealthy: 0, unknown: 0 };
   for (const row of rows) counts[row.status ?? 'unknown']++;
-  return { shard: `${shard.index}/${shard.count}`, discovery, counts, clusters: [...rows].sort((a, b) => a.name.localeCompare(b.name)) };
+  return { shard: `${shard.index}/${shard.count}`, discovery, counts, clusters: rows };
 }

@@ -92,6 +92,11 @@ describe('a clusters file with two real clusters', () => {
     const page = await get(`${service.url}/clusters/alpha/`);
     expect(page.status).toBe(200);
     expect(page.text).toContain(a.members[0]!.name);
+    // Every link of the cluster's page footer, resolved as a browser would against the page's URL, answers.
+    const footer = /<footer>(.*?)<\/footer>/s.exec(page.text)?.[1] ?? '';
+    const links = [...footer.matchAll(/href="([^"]+)"/g)].map((m) => new URL(m[1]!, `${service.url}/clusters/alpha/`).pathname);
+    expect(links).toEqual(expect.arrayContaining(['/', '/clusters/alpha/healthz/etcd', '/metrics', '/openapi.yaml']));
+    for (const link of links) expect((await get(`${service.url}${link}`)).status, link).toBe(200);
   });
 
   it('answers 404 for a cluster not in the fleet, and points single-cluster routes to /clusters', async () => {

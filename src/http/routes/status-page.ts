@@ -40,7 +40,8 @@ export function statusPageRoutes(app: FastifyInstance, site: RouteSite): void {
     parseQuery(PAGE_QUERY, request.query);
     const read = await readSnapshot(deps, '/', request, reply);
     htmlHeaders(reply, STATUS_PAGE_CSP);
-    return renderStatusPage(model(deps, read)).markup;
+    // A fleet cluster's page sits two segments below the service's routes.
+    return renderStatusPage(model(deps, read), site.prefix === '' ? '' : '../../').markup;
   });
   app.get(`${site.prefix}/${FRAGMENT_PATH}`, async (request, reply) => {
     const deps = site.depsOf(request);

@@ -51,8 +51,13 @@ ${checkedLine(model)}
 </main>`;
 }
 
-/** The whole page: readable as served (the noscript refresh reloads it), live with the script. */
-export function renderStatusPage(model: StatusPageModel): SafeHtml {
+/**
+ * The whole page: readable as served (the noscript refresh reloads it), live with the script.
+ * `serviceRoot` leads from the page to the service's own routes (metrics, openapi.yaml): empty for a
+ * single cluster's page at `/`, `../../` for a fleet cluster's page at `/clusters/{cluster}/`, which
+ * also links back to the fleet.
+ */
+export function renderStatusPage(model: StatusPageModel, serviceRoot = ''): SafeHtml {
   const reloadSeconds = Math.max(5, Math.ceil(model.cacheTtlMs / 1000));
   return html`<!doctype html>
 <html lang="en">
@@ -67,7 +72,7 @@ export function renderStatusPage(model: StatusPageModel): SafeHtml {
 <body>
 <header class="top"><h1>etcd-probe</h1><p id="refresh-state">Reloads every ${reloadSeconds} s</p></header>
 ${renderStatusFragment(model)}
-<footer>JSON: <a href="healthz/etcd">healthz/etcd</a> · <a href="members">members</a> · <a href="alarms">alarms</a> · <a href="history">history</a> · <a href="disruption">disruption</a> · <a href="metrics">metrics</a> · <a href="openapi.yaml">openapi.yaml</a></footer>
+<footer>${serviceRoot ? html`<a href="${serviceRoot}">all clusters</a> · ` : ''}JSON: <a href="healthz/etcd">healthz/etcd</a> · <a href="members">members</a> · <a href="alarms">alarms</a> · <a href="history">history</a> · <a href="disruption">disruption</a> · <a href="${serviceRoot}metrics">metrics</a> · <a href="${serviceRoot}openapi.yaml">openapi.yaml</a></footer>
 <script>${new SafeHtml(REFRESH_SCRIPT)}</script>
 </body>
 </html>
