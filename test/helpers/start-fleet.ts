@@ -1,17 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import { fleetSourceOf } from '../../src/cli/fleet-source.ts';
 import { loadConfig } from '../../src/cli/load-config.ts';
 import { buildFleetApp, type FleetApp } from '../../src/fleet-app.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from './log-sink.ts';
+import { listening, type Running } from './start-service.ts';
 
 /** A fleet-mode service built from environment-style settings, listening on a free loopback port. */
-export interface RunningFleet {
-  readonly app: FleetApp;
-  readonly url: string;
-  readonly logs: LogSink;
-  close(): Promise<void>;
-}
+export type RunningFleet = Running<FleetApp>;
 
 /** Builds fleet mode through the real start-up path (loadConfig, then the clusters file or the Cluster API lister) and listens on 127.0.0.1:0. */
 export async function startFleet(env: Record<string, string>): Promise<RunningFleet> {
@@ -22,17 +17,5 @@ export async function startFleet(env: Record<string, string>): Promise<RunningFl
   if (!source.ok) throw new Error(source.errors.map((e) => e.message).join('\n'));
   const logs = new LogSink();
   const app = await buildFleetApp({ config: result.config, logger: createLogger(result.config.logLevel, logs), source: source.source, listenerTls: result.listenerTls, auth: result.auth });
-  await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.server.address() as AddressInfo;
-  let closed = false;
-  return {
-    app,
-    url: `${app.secure ? 'https' : 'http'}://127.0.0.1:${port}`,
-    logs,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await app.server.close();
-    },
-  };
+  return listening(app, logs);
 }

@@ -1,16 +1,37 @@
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/cli/load-config.ts';
 import type { MemberSource } from '../../src/probe/member-source.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from './log-sink.ts';
 
-/** A service built from environment-style settings, listening on a free loopback port. */
-export interface RunningService {
-  readonly app: App;
+/** An assembly (single-cluster or fleet) built from environment-style settings, listening on a free loopback port. */
+export interface Running<A> {
+  readonly app: A;
   readonly url: string;
   readonly logs: LogSink;
   close(): Promise<void>;
+}
+
+/** A single-cluster service, listening. */
+export type RunningService = Running<App>;
+
+/** Listens on 127.0.0.1:0; close() closes the server (and with it everything the app owns) once. */
+export async function listening<A extends { readonly server: FastifyInstance; readonly secure: boolean }>(app: A, logs: LogSink): Promise<Running<A>> {
+  await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.server.address() as AddressInfo;
+  let closed = false;
+  return {
+    app,
+    url: `${app.secure ? 'https' : 'http'}://127.0.0.1:${port}`,
+    logs,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.server.close();
+    },
+  };
 }
 
 /** Builds the app through the real config path (loadConfig) and listens on 127.0.0.1:0. */
@@ -44,19 +65,7 @@ export async function startService(
     auth: result.auth,
     inCluster: result.inCluster,
   });
-  await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.server.address() as AddressInfo;
-  let closed = false;
-  return {
-    app,
-    url: `${app.secure ? 'https' : 'http'}://127.0.0.1:${port}`,
-    logs,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await app.server.close();
-    },
-  };
+  return listening(app, logs);
 }
 
 /** Environment settings that point a service at a test cluster over TLS. */
