@@ -71,6 +71,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   const now = options.now ?? Date.now;
   const lifecycle = options.lifecycle ?? new Lifecycle();
   const limiter = new RoundLimiter(config.maxRoundsInFlight);
+  const source = options.source;
   const fleet = new Fleet({
     shard: config.shard,
     limiter,
@@ -81,9 +82,8 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     idleCloseMs: config.idleCloseMs,
     ...(options.buildCore ? { buildCore: options.buildCore } : {}),
     // Every Cluster's secrets are read through the one connection the Clusters are listed with.
-    ...(options.source.kind === 'capi' ? { management: options.source.management } : {}),
+    ...(source.kind === 'capi' ? { management: source.management } : {}),
   });
-  const source = options.source;
   let follower: CapiFleetFollower | null = null;
   if (source.kind === 'file') await fleet.update(source.entries);
   else {

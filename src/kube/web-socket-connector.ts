@@ -20,9 +20,7 @@ interface ContextEntry {
 const contexts = new WeakMap<KubeConfig, ContextEntry>();
 
 function samePem(a: Pem, b: Pem): boolean {
-  if (a === b) return true;
-  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
-  return typeof a === 'string' && typeof b === 'string' && a === b;
+  return a === b || (Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b));
 }
 
 /**
