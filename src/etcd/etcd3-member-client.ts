@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import type { Channel, ChannelCredentials, ChannelOptions } from '@grpc/grpc-js';
 import { AlarmAction, AlarmType, Etcd3, type IOptions } from 'etcd3';
 import { noop } from 'cockatiel';
 import type { MemberClient } from '../probe/member-client.ts';
@@ -21,6 +23,27 @@ export interface Etcd3ClientOptions {
 }
 
 const HEALTH_KEY = Buffer.from('health');
+
+/** The gRPC library etcd3 itself loaded: a channel handed to etcd3's clients must come from the same module instance. */
+const grpc = createRequire(import.meta.resolve('etcd3'))('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
+
+/**
+ * A gRPC client option (grpc-js `channelFactoryOverride`) that makes etcd3's three service clients of one
+ * member (KV, Maintenance, Cluster) share one channel, where each would otherwise make its own (its own
+ * resolver, load balancer, timers: about 19 KiB of heap per member less, measured with 300 clients). The
+ * channel has a subchannel pool of its own, so its connection is the client's alone, and gRPC's
+ * process-wide pool keeps no entry for every tunnel ever dialled. When etcd3 resets its clients after an
+ * UNAVAILABLE (closing them closes the channel), the next client made gets a new channel.
+ */
+function sharedChannel(): (target: string, credentials: ChannelCredentials, options: ChannelOptions) => Channel {
+  let channel: Channel | null = null;
+  return (target, credentials, options) => {
+    if (channel === null || channel.getConnectivityState(false) === grpc.connectivityState.SHUTDOWN) {
+      channel = new grpc.Channel(target, credentials, { ...options, 'grpc.use_local_subchannel_pool': 1 });
+    }
+    return channel;
+  };
+}
 
 
 /**
@@ -51,7 +74,8 @@ export class Etcd3MemberClient implements MemberClient {
         // Nobody reads gRPC's channelz introspection here; without it each channel keeps no call trackers.
         'grpc.enable_channelz': 0,
         ...options.channelOptions,
-      },
+        channelFactoryOverride: sharedChannel(),
+      } as ChannelOptions,
     };
     if (secure && (ca || cert)) {
       // A null rootCertificate makes gRPC use the system's roots; etcd3's type insists on a Buffer.

@@ -62,7 +62,7 @@ describe('resource ownership over many rounds', () => {
     expect(await rounds(prober, 50)).toBe('healthy');
     const base = { sockets: openSockets(), resources: resources(), heap: heapMiB() };
     expect(beforeProber).toBe(0);
-    // One HTTP/2 connection per member: etcd3's per-service gRPC clients share the subchannel.
+    // One HTTP/2 connection per member: etcd3's per-service gRPC clients share one channel (src/etcd).
     expect(base.sockets).toBe(3);
     expect(await rounds(prober, 2000)).toBe('healthy');
     const after = { sockets: openSockets(), resources: resources(), heap: heapMiB() };
