@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import type { InClusterAccess } from '../config/config.ts';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
+import { apiDispatcher } from './api-dispatcher.ts';
 import { toCapiClusterFacts, type CapiClusterFacts } from './capi-cluster-facts.ts';
 import { isMirrorPod, nodeAddresses, toNodeFacts, toPodFacts } from './convert.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
@@ -71,8 +72,9 @@ export interface ListedNode {
 
 /**
  * The Kubernetes API calls the probe makes, each with its own deadline, answering in the project's own
- * types. client-node builds a fresh undici dispatcher per request; it is closed after the answer so
- * that no connection lingers (an API poll every few seconds does not need keep-alive).
+ * types. Each request has its own undici dispatcher (api-dispatcher.ts: the kubeconfig's TLS context
+ * made once, TLS sessions resumed), closed after the answer so that no connection lingers (an API poll
+ * every few seconds does not need keep-alive).
  */
 export class KubeConnection {
   readonly config: KubeConfig;
@@ -142,14 +144,21 @@ export class KubeConnection {
   async #call<T>(what: string, timeoutMs: number, run: (options: object) => Promise<T>, accept?: string): Promise<T> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
-    let dispatcher: { close(): Promise<void> } | undefined;
+    const dispatchers: { close(): Promise<void> }[] = [];
+    const prepare = async (context: RequestContext) => {
+      context.setSignal(abort.signal);
+      if (accept) context.setHeaderParam('Accept', accept);
+      const own = context.getDispatcher() as unknown as { close(): Promise<void> } | undefined;
+      if (own) dispatchers.push(own);
+      const shared = await apiDispatcher(this.config);
+      if (shared) {
+        dispatchers.push(shared);
+        context.setDispatcher(shared as unknown as Parameters<RequestContext['setDispatcher']>[0]);
+      }
+      return context;
+    };
     const middleware = {
-      pre: (context: RequestContext) => {
-        context.setSignal(abort.signal);
-        if (accept) context.setHeaderParam('Accept', accept);
-        dispatcher = context.getDispatcher() as unknown as typeof dispatcher;
-        return new Observable(Promise.resolve(context));
-      },
+      pre: (context: RequestContext) => new Observable(prepare(context)),
       post: (context: ResponseContext) => new Observable(Promise.resolve(context)),
     };
     try {
@@ -158,7 +167,7 @@ export class KubeConnection {
       throw describeKubeFailure(error, what, this.server, abort.signal.aborted ? timeoutMs : null);
     } finally {
       clearTimeout(timer);
-      void dispatcher?.close().catch(() => {});
+      for (const d of dispatchers) void d.close().catch(() => {});
     }
   }
 }

@@ -168,7 +168,9 @@ export class PortForwardTunnel {
   }
 
   #openWebSocket(uri: string, opts: WebSocket.ClientOptions): WebSocket {
-    const ws = new WebSocket(uri, [PORT_FORWARD_PROTOCOL], { ...opts, handshakeTimeout: this.#options.timeoutMs });
+    // No permessage-deflate: a port-forward carries TLS (incompressible), and each compressing WebSocket would
+    // hold zlib state (hundreds of KiB) for as long as the tunnel is open.
+    const ws = new WebSocket(uri, [PORT_FORWARD_PROTOCOL], { ...opts, handshakeTimeout: this.#options.timeoutMs, perMessageDeflate: false });
     this.#webSockets.add(ws);
     ws.on('close', () => this.#webSockets.delete(ws));
     ws.on('error', () => {

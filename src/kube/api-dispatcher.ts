@@ -1,0 +1,53 @@
+import type { SecureContext } from 'node:tls';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Agent, buildConnector } from 'undici';
+import { TlsContextCache } from './tls-context-cache.ts';
+
+/** The TLS options of a kubeconfig, as its public applyToHTTPSOptions gives them. */
+interface HttpsOptions {
+  ca?: string | Buffer;
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  pfx?: unknown;
+  servername?: string;
+  rejectUnauthorized?: boolean;
+}
+
+const contexts = new TlsContextCache();
+/** A connector per TLS context (and the server name and verification beside it): it also keeps TLS sessions, so that the next connection resumes one. */
+const connectors = new WeakMap<SecureContext, Map<string, buildConnector.connector>>();
+
+function connectorFor(context: SecureContext, options: HttpsOptions): buildConnector.connector {
+  const key = `${options.servername ?? ''}|${String(options.rejectUnauthorized)}`;
+  let byKey = connectors.get(context);
+  if (!byKey) connectors.set(context, (byKey = new Map()));
+  let connector = byKey.get(key);
+  if (!connector) {
+    connector = buildConnector({
+      secureContext: context,
+      ...(options.servername !== undefined ? { servername: options.servername } : {}),
+      // Unset: Node's default (verify), as client-node leaves it.
+      ...(options.rejectUnauthorized !== undefined ? { rejectUnauthorized: options.rejectUnauthorized } : {}),
+      // As client-node's own dispatcher (TCP keep-alive probes after 30 s, as client-go).
+      keepAlive: true,
+      keepAliveInitialDelay: 30_000,
+    });
+    byKey.set(key, connector);
+  }
+  return connector;
+}
+
+/**
+ * A dispatcher for one API request that connects with the kubeconfig's TLS context made once (not once per
+ * request) and resumes TLS sessions of earlier requests to the same server, or null where client-node's
+ * own dispatcher must stay: a proxy, a PKCS#12 bundle, or no CA and no client certificate. Like
+ * client-node's, it is the request's own: its owner closes it after the answer, so that no connection
+ * lingers. Client-node still adds the request's credentials (headers); only the connection is made here.
+ */
+export async function apiDispatcher(config: KubeConfig): Promise<Agent | null> {
+  if (config.getCurrentCluster()?.proxyUrl) return null;
+  const options: HttpsOptions = {};
+  await config.applyToHTTPSOptions(options as Parameters<KubeConfig['applyToHTTPSOptions']>[0]);
+  const context = contexts.get(config, options);
+  return context ? new Agent({ connect: connectorFor(context, options) }) : null;
+}

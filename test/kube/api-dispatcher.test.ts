@@ -1,0 +1,53 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiDispatcher } from '../../src/kube/api-dispatcher.ts';
+import { KubeConnection } from '../../src/kube/kube-connection.ts';
+import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+
+// API requests of one kubeconfig connect with one TLS context and resume each other's TLS sessions;
+// each request's dispatcher is still its own and closed after the answer (no connection lingers).
+// Against the kube-apiserver STAND-IN (test/fixtures/fake-kube-apiserver), a real HTTPS server.
+
+let api: FakeKubeApiServer;
+
+function connection(auth: 'cert' | 'token'): KubeConnection {
+  const config = new KubeConfig();
+  config.loadFromString(api.kubeconfig({ auth }));
+  return new KubeConnection(config);
+}
+
+beforeAll(async () => {
+  api = await FakeKubeApiServer.start();
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('API requests of one kubeconfig', () => {
+  it.each(['cert', 'token'] as const)('resume the TLS session of the first request, and leave no connection open (%s auth)', async (auth) => {
+    const kube = connection(auth);
+    const before = api.tlsSessions;
+    for (let i = 0; i < 5; i++) await kube.listNodes('node-role.kubernetes.io/control-plane', 2000);
+    const after = api.tlsSessions;
+    expect({ full: after.full - before.full, resumed: after.resumed - before.resumed }).toEqual({ full: 1, resumed: 4 });
+    await expect.poll(() => api.openConnections, { timeout: 5000, interval: 50 }).toBe(0);
+  });
+
+  it('do not share sessions between kubeconfigs (each has its own TLS context)', async () => {
+    const before = api.tlsSessions;
+    await connection('cert').listNodes('x', 2000);
+    await connection('cert').listNodes('x', 2000);
+    const after = api.tlsSessions;
+    expect(after.full - before.full).toBe(2);
+  });
+
+  it("leave client-node's own dispatcher in place behind a proxy", async () => {
+    const config = new KubeConfig();
+    config.loadFromString(api.kubeconfig({ auth: 'token' }));
+    const cluster = config.getCurrentCluster();
+    if (!cluster) throw new Error('no cluster');
+    config.clusters = [{ ...cluster, proxyUrl: 'http://127.0.0.1:9' }];
+    expect(await apiDispatcher(config)).toBeNull();
+  });
+});
