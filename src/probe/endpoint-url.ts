@@ -1,11 +1,25 @@
+/**
+ * Normalised URLs, remembered: a round compares every endpoint with every member's advertised URLs (and
+ * parsing a URL allocates), while the URLs themselves rarely change. Bounded: emptied when full, so that
+ * URLs a peer keeps changing cannot grow it.
+ */
+const normalized = new Map<string, string>();
+const NORMALIZED_MAX = 8192;
+
 /** Normalises a URL to `scheme://host:port` (lowercase), to compare a configured endpoint with advertised URLs. */
 export function normalizeEndpoint(url: string): string {
+  const known = normalized.get(url);
+  if (known !== undefined) return known;
+  let value: string;
   try {
     const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}`.toLowerCase();
+    value = `${parsed.protocol}//${parsed.host}`.toLowerCase();
   } catch {
-    return url.toLowerCase();
+    value = url.toLowerCase();
   }
+  if (normalized.size >= NORMALIZED_MAX) normalized.clear();
+  normalized.set(url, value);
+  return value;
 }
 
 function isLoopback(url: string): boolean {

@@ -18,6 +18,13 @@ describe('normalizeEndpoint', () => {
     expect(normalizeEndpoint('https://ETCD-0:2379')).toBe(normalizeEndpoint('https://etcd-0:2379/'));
     expect(normalizeEndpoint('https://etcd-0:2379')).not.toBe(normalizeEndpoint('http://etcd-0:2379'));
   });
+
+  it('answers the same for a URL asked again, also after 20,000 other URLs went through its bounded memory', () => {
+    const first = normalizeEndpoint('HTTPS://Etcd-9:2379/x');
+    for (let i = 0; i < 20_000; i++) expect(normalizeEndpoint(`https://Peer-${i}:2379/`)).toBe(`https://peer-${i}:2379`);
+    expect(normalizeEndpoint('HTTPS://Etcd-9:2379/x')).toBe(first);
+    expect(first).toBe('https://etcd-9:2379');
+  });
 });
 
 describe('preferredClientUrl', () => {

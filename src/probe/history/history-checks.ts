@@ -31,52 +31,58 @@ function clock(at: number): string {
 }
 
 /**
- * The rounds within `windowMs` before the current one, then the current one. The history is in time
- * order, so the window is found from its end: the cost is the rounds in the window, not the whole history
- * (a TTL of 0 keeps thousands of rounds, and this runs every round).
+ * Calls `visit` with the rounds within `windowMs` before the current one, in time order, then with the
+ * current one. The history is in time order, so the window is found from its end: the cost is the rounds
+ * in the window, not the whole history (a TTL of 0 keeps thousands of rounds, and this runs every round),
+ * and no array is made of them.
  */
-function lookback(past: readonly RoundRecord[], current: ObservedRound, windowMs: number): Round[] {
+function eachInWindow(past: readonly RoundRecord[], current: ObservedRound, windowMs: number, visit: (round: Round) => void): void {
   const from = current.at - windowMs;
   let start = past.length;
   while (start > 0 && (past[start - 1] as RoundRecord).at >= from) start--;
-  const rounds: Round[] = [];
   for (let i = start; i < past.length; i++) {
     const r = past[i] as RoundRecord;
-    if (r.at < current.at) rounds.push(r);
+    if (r.at < current.at) visit(r);
   }
-  rounds.push(current);
-  return rounds;
+  visit(current);
 }
 
-/** How many times a member's state changed over the rounds (rounds without it do not count), and its last `keep` states. */
-function stateChanges(rounds: readonly Round[], id: string, keep: number): { changes: number; path: MemberState[] } {
+/** How many times a member's state changed within the window (rounds without it do not count), and its last `keep` states. */
+function stateChanges(past: readonly RoundRecord[], current: ObservedRound, windowMs: number, id: string, keep: number): { changes: number; path: MemberState[] } {
   const path: MemberState[] = [];
   let previous: MemberState | null = null;
   let changes = 0;
-  for (const r of rounds) {
-    const state = r.members.find((x) => x.id === id)?.state;
-    if (state === undefined || state === previous) continue;
+  eachInWindow(past, current, windowMs, (r) => {
+    let state: MemberState | undefined;
+    for (const m of r.members) {
+      if (m.id === id) {
+        state = m.state;
+        break;
+      }
+    }
+    if (state === undefined || state === previous) return;
     if (previous !== null) changes++;
     previous = state;
     path.push(state);
     if (path.length > keep) path.shift();
-  }
+  });
   return { changes, path };
 }
 
 /** FREQUENT_LEADER_CHANGES: elections (leader changes, and term jumps between rounds) within the window. */
 export function judgeLeaderChanges(past: readonly RoundRecord[], current: ObservedRound, t: HistoryThresholds): Reason[] {
-  const led = lookback(past, current, t.leaderChangesWindowMs).filter((r) => r.leader !== null);
   const changes: string[] = [];
   let elections = 0;
-  for (let i = 1; i < led.length; i++) {
-    const [before, after] = [led[i - 1] as Round, led[i] as Round];
-    const n = electionsBetween(before, after);
-    if (n === 0) continue;
-    elections += n;
-    const to = after.leader ? label(after.leader) : '?';
-    changes.push(`${clock(after.at)} ${before.leader ? label(before.leader) : '?'} → ${to}${n > 1 ? ` (${n} elections, term ${before.term} → ${after.term})` : ''}`);
-  }
+  let before: Round | null = null;
+  eachInWindow(past, current, t.leaderChangesWindowMs, (after) => {
+    if (after.leader === null) return;
+    const n = before === null ? 0 : electionsBetween(before, after);
+    if (before !== null && n > 0) {
+      elections += n;
+      changes.push(`${clock(after.at)} ${before.leader ? label(before.leader) : '?'} → ${label(after.leader)}${n > 1 ? ` (${n} elections, term ${before.term} → ${after.term})` : ''}`);
+    }
+    before = after;
+  });
   if (elections < t.leaderChangesMax) return [];
   return [
     reason(
@@ -88,10 +94,9 @@ export function judgeLeaderChanges(past: readonly RoundRecord[], current: Observ
 
 /** MEMBER_FLAPPING: members whose state changed too often within the window. */
 export function judgeFlapping(past: readonly RoundRecord[], current: ObservedRound, t: HistoryThresholds): Reason[] {
-  const rounds = lookback(past, current, t.flapWindowMs);
   const reasons: Reason[] = [];
   for (const m of current.members) {
-    const { changes, path } = stateChanges(rounds, m.id, 8);
+    const { changes, path } = stateChanges(past, current, t.flapWindowMs, m.id, 8);
     if (changes < t.flapChangesMax) continue;
     reasons.push(
       reason('MEMBER_FLAPPING', `${label(m)} changed state ${changes} times in the last ${minutes(t.flapWindowMs)} (${path.join(' → ')})`, {
