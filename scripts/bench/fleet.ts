@@ -17,7 +17,8 @@ import { median, percentile } from './stats.ts';
 //   npm run build && node --experimental-strip-types scripts/bench/fleet.ts [--refresh=30s] [--intervals=2] [--old-space=MiB] [--cold-size=50] [sizes...]
 
 const TIMEOUT_MS = 2000; // ETCD_PROBE_TIMEOUT's default, which the service runs with here
-const LATENCY_SAMPLES = 50;
+// Sequential GET /clusters after the window: 200, so that the p99 is not simply the slowest one.
+const LATENCY_SAMPLES = 200;
 
 interface Row {
   readonly clusters: number;
@@ -32,6 +33,9 @@ interface Row {
   readonly cores30: number;
   readonly rssMeanMiB: number;
   readonly rssMaxMiB: number;
+  /** The service's V8 heap at the end of the window (its nodejs_heap_size_* metrics), MiB. */
+  readonly heapUsedMiB: number;
+  readonly heapTotalMiB: number;
   readonly listP50: number;
   readonly listP99: number;
   readonly firstMs: number;
@@ -71,12 +75,20 @@ async function window(run: FleetRun, refreshS: number, intervals: number) {
   return { wallS, cores, standInCores: (own.user + own.system) / 1e6 / wallS, rssMean: rss.reduce((a, b) => a + b, 0) / rss.length, rssMax: Math.max(...rss) };
 }
 
+/** The service's V8 heap, used and total (MiB), from its own /metrics. */
+async function heapMiB(run: FleetRun): Promise<{ used: number; total: number }> {
+  const text = await (await fetch(`${run.service.url}/metrics`, { signal: AbortSignal.timeout(30_000) })).text();
+  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+  return { used: read('nodejs_heap_size_used_bytes'), total: read('nodejs_heap_size_total_bytes') };
+}
+
 async function measure(backends: readonly EtcdCluster[], clusters: number, refresh: string, intervals: number): Promise<Row> {
   const refreshS = seconds(refresh);
   const run = await startRun({ backends, clusters, refresh, warmWithinMs: 600_000, nodeFlags });
   try {
     const w = await window(run, refreshS, intervals);
     const after = (await clusterRows(run.service)).rows;
+    const heap = await heapMiB(run);
     const list: number[] = [];
     for (let i = 0; i < LATENCY_SAMPLES; i++) list.push((await clusterRows(run.service)).ms);
     const first = await firstAnswerOfNew(run, `cluster-new-${clusters}`, refreshS * 3000);
@@ -92,6 +104,8 @@ async function measure(backends: readonly EtcdCluster[], clusters: number, refre
       cores30: (w.cores * refreshS) / 30,
       rssMeanMiB: w.rssMean,
       rssMaxMiB: w.rssMax,
+      heapUsedMiB: heap.used,
+      heapTotalMiB: heap.total,
       listP50: median(list),
       listP99: percentile(list, 99),
       firstMs: first.ms,
@@ -135,7 +149,7 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
     `command: npm run build && node --experimental-strip-types scripts/bench/fleet.ts ${process.argv.slice(2).join(' ')}`.trimEnd(),
     `CPU window: ${intervals} refresh intervals per size.${refreshS === 30 ? '' : ` Measured at a ${refresh} refresh; "cores@30s" scales it to a 30 s refresh (CPU per round × rounds per 30 s).`}`,
     '',
-    `clusters  warm s  verdicts when warm / after the window            cores@${refresh}  ${refreshS === 30 ? '   (same)' : 'cores@30s'}  RSS MiB mean/max  /clusters p50/p99 ms  first answer ms (HTTP, state when listed)`,
+    `clusters  warm s  verdicts when warm / after the window            cores@${refresh}  ${refreshS === 30 ? '   (same)' : 'cores@30s'}  RSS MiB mean/max  heap used/total  /clusters p50/p99 ms  first answer ms (HTTP, state when listed)`,
   ];
   for (const r of rows) {
     lines.push(
@@ -146,6 +160,7 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
         f(r.cores, 3).padStart(6 + refresh.length),
         f(r.cores30, 3).padStart(9),
         `${f(r.rssMeanMiB)}/${f(r.rssMaxMiB)}`.padStart(17),
+        `${f(r.heapUsedMiB)}/${f(r.heapTotalMiB)}`.padStart(15),
         `${f(r.listP50, 1)}/${f(r.listP99, 1)}`.padStart(20),
         `${f(r.firstMs)} (${r.firstStatus}, ${r.firstState})`.padStart(12),
       ].join('  '),

@@ -78,7 +78,10 @@ describe(`etcd ${etcdVersion()}`, () => {
     // The fact needs the paused member to be the leader when the read starts. An election between asking
     // who leads and pausing it (a previous test's member rejoining, say) makes the read go to a live
     // leader and answer: that attempt proves nothing either way, so it is made again (at most 3 times).
-    // The third member, neither paused nor read from, says who leads once the pause took effect.
+    // The third member, neither paused nor read from, says who leads once the pause took effect. A read
+    // answered while the witness still named the paused leader was also seen once on 3.4 (in 171 ms, so
+    // served before the pause held, by a ReadIndex already on its way): it is made again too. An attempt
+    // that fails the read any other way ends the loop and fails the test, as do three answered reads.
     let outcome = 'no attempt had the paused member as the leader';
     for (let attempt = 0; attempt < 3; attempt++) {
       const [follower, other] = (await cluster.followerIndexes()) as [number, number];
@@ -92,7 +95,10 @@ describe(`etcd ${etcdVersion()}`, () => {
         const reading = failure(() => client.get('versions').options({ deadline: Date.now() + 6000 }).exec());
         const stillLeads = (await witness.maintenance.status().catch(() => null))?.leader === followed;
         const result = await reading;
-        if (!stillLeads && result === 'answered') continue;
+        if (result === 'answered') {
+          outcome = `the read answered in each attempt (the last with the witness ${stillLeads ? 'still naming' : 'no longer naming'} the paused leader)`;
+          continue;
+        }
         outcome = result;
         break;
       } finally {
