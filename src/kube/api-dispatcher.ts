@@ -1,7 +1,7 @@
 import type { SecureContext } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, buildConnector } from 'undici';
-import { TlsContextCache } from './tls-context-cache.ts';
+import { sharedTlsContext } from './tls-context-cache.ts';
 
 /** The TLS options of a kubeconfig, as its public applyToHTTPSOptions gives them. */
 interface HttpsOptions {
@@ -13,7 +13,6 @@ interface HttpsOptions {
   rejectUnauthorized?: boolean;
 }
 
-const contexts = new TlsContextCache();
 /** A connector per TLS context (and the server name and verification beside it): it also keeps TLS sessions, so that the next connection resumes one. */
 const connectors = new WeakMap<SecureContext, Map<string, buildConnector.connector>>();
 
@@ -48,6 +47,6 @@ export async function apiDispatcher(config: KubeConfig): Promise<Agent | null> {
   if (config.getCurrentCluster()?.proxyUrl) return null;
   const options: HttpsOptions = {};
   await config.applyToHTTPSOptions(options as Parameters<KubeConfig['applyToHTTPSOptions']>[0]);
-  const context = contexts.get(config, options);
+  const context = sharedTlsContext(config, options);
   return context ? new Agent({ connect: connectorFor(context, options) }) : null;
 }

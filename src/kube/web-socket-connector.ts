@@ -2,13 +2,10 @@ import type { SecureContext } from 'node:tls';
 import type { ClientOptions } from 'ws';
 import type WebSocket from 'ws';
 import type { KubeConfig, PortForward } from '@kubernetes/client-node';
-import { TlsContextCache } from './tls-context-cache.ts';
+import { sharedTlsContext } from './tls-context-cache.ts';
 
 /** What PortForward dials its WebSockets with (its public constructor's third parameter). */
 export type WebSocketConnector = NonNullable<ConstructorParameters<typeof PortForward>[2]>;
-
-/** One TLS context per kubeconfig (while its credentials stay the same), shared by its WebSockets. */
-const contexts = new TlsContextCache();
 
 /**
  * The WebSocket side of client-node's PortForward, built on `ws` and KubeConfig's public
@@ -24,7 +21,7 @@ export function webSocketConnector(config: KubeConfig, open: (uri: string, optio
       if (!server) throw new Error('the kubeconfig names no current cluster');
       const options: ClientOptions = {};
       await config.applyToHTTPSOptions(options);
-      const context = contexts.get(config, options);
+      const context = sharedTlsContext(config, options);
       if (context) (options as { secureContext?: SecureContext }).secureContext = context;
       const uri = `${server.replace(/^http/, 'ws')}${path}`;
       return new Promise((resolve, reject) => {

@@ -76,10 +76,12 @@ export function judgeLeaderChanges(past: readonly RoundRecord[], current: Observ
   let before: Round | null = null;
   eachInWindow(past, current, t.leaderChangesWindowMs, (after) => {
     if (after.leader === null) return;
-    const n = before === null ? 0 : electionsBetween(before, after);
-    if (before !== null && n > 0) {
-      elections += n;
-      changes.push(`${clock(after.at)} ${before.leader ? label(before.leader) : '?'} → ${label(after.leader)}${n > 1 ? ` (${n} elections, term ${before.term} → ${after.term})` : ''}`);
+    if (before !== null) {
+      const n = electionsBetween(before, after);
+      if (n > 0) {
+        elections += n;
+        changes.push(`${clock(after.at)} ${before.leader ? label(before.leader) : '?'} → ${label(after.leader)}${n > 1 ? ` (${n} elections, term ${before.term} → ${after.term})` : ''}`);
+      }
     }
     before = after;
   });
