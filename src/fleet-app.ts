@@ -80,6 +80,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     minForcedIntervalMs: MIN_FORCED_INTERVAL_MS,
     refreshMs: config.fleetRefreshMs,
     idleCloseMs: config.idleCloseMs,
+    holdConnections: config.holdConnections,
     ...(options.buildCore ? { buildCore: options.buildCore } : {}),
     // Every Cluster's secrets are read through the one connection the Clusters are listed with.
     ...(source.kind === 'capi' ? { management: source.management } : {}),

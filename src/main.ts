@@ -12,6 +12,11 @@ import { ConfigError } from './config/config-error.ts';
 import { isFleet } from './config/mode-rules.ts';
 import { createLogger, stderrDestination } from './log/logger.ts';
 
+// Node 24 pools small Buffers in 64 KiB slabs, and one long-lived Buffer keeps its whole slab: TLS
+// material read from Secrets, and the ALPN list Node makes for every TLS connection, pinned 33 MiB of
+// slabs in a fleet of 500 clusters (a heap snapshot). Node's earlier 8 KiB slabs waste an eighth of that.
+Buffer.poolSize = 8 * 1024;
+
 function routeProcessWarnings(logger: Logger): void {
   // gRPC sets the TLS servername to the host even when it is an IP (DEP0123); that is expected here.
   process.removeAllListeners('warning');

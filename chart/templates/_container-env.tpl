@@ -42,6 +42,10 @@
 - name: ETCD_PROBE_IDLE_CLOSE
   value: {{ . | quote }}
 {{- end }}
+{{- if not (kindIs "invalid" .Values.fleet.holdConnections) }}
+- name: ETCD_PROBE_FLEET_HOLD_CONNECTIONS
+  value: {{ .Values.fleet.holdConnections | toString | quote }}
+{{- end }}
 {{- end }}
 {{- if ne .Values.mode "static" }}
 {{- with .Values.kube.nodeSelector }}

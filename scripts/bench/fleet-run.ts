@@ -47,6 +47,8 @@ export interface RunOptions {
   readonly warmWithinMs: number;
   /** The service's Node flags; npm start's when absent. */
   readonly nodeFlags?: readonly string[];
+  /** ETCD_PROBE_FLEET_HOLD_CONNECTIONS; the service's default when absent. */
+  readonly holdConnections?: boolean;
 }
 
 /** A free loopback TCP port (bound once and released). */
@@ -99,6 +101,7 @@ export async function startRun(options: RunOptions): Promise<FleetRun> {
       ETCD_PROBE_MANAGEMENT_KUBECONFIG: kubeconfig,
       ETCD_PROBE_FLEET_REFRESH: options.refresh,
       ...(options.shard ? { ETCD_PROBE_SHARD: options.shard } : {}),
+      ...(options.holdConnections === undefined ? {} : { ETCD_PROBE_FLEET_HOLD_CONNECTIONS: String(options.holdConnections) }),
     }, options.nodeFlags);
     const running = service;
     const rows = await pollUntil(`a warm fleet of ${options.clusters}`, running, options.warmWithinMs, async () => {

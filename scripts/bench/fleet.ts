@@ -14,7 +14,7 @@ import { median, percentile } from './stats.ts';
 // clusters, round-robin. The service runs in a child process as `npm start` runs it (dist/main.js and its
 // Node flags), so /proc/<pid> readings are its own. A fresh stand-in and service per size. Not a timed
 // test: a script that prints what it measured.
-//   npm run build && node --experimental-strip-types scripts/bench/fleet.ts [--refresh=30s] [--intervals=2] [--old-space=MiB] [--cold-size=50] [sizes...]
+//   npm run build && node --experimental-strip-types scripts/bench/fleet.ts [--refresh=30s] [--intervals=2] [--old-space=MiB] [--cold-size=50] [--hold-connections=true|false] [sizes...]
 
 const TIMEOUT_MS = 2000; // ETCD_PROBE_TIMEOUT's default, which the service runs with here
 // Sequential GET /clusters after the window: 200, so that the p99 is not simply the slowest one.
@@ -84,7 +84,7 @@ async function heapMiB(run: FleetRun): Promise<{ used: number; total: number }> 
 
 async function measure(backends: readonly EtcdCluster[], clusters: number, refresh: string, intervals: number): Promise<Row> {
   const refreshS = seconds(refresh);
-  const run = await startRun({ backends, clusters, refresh, warmWithinMs: 600_000, nodeFlags });
+  const run = await startRun({ backends, clusters, refresh, warmWithinMs: 600_000, nodeFlags, ...hold });
   try {
     const w = await window(run, refreshS, intervals);
     const after = (await clusterRows(run.service)).rows;
@@ -126,7 +126,7 @@ function tally(rows: readonly FleetRow[]): string {
 
 /** With ETCD_PROBE_SHARD=0/2, the first answer for clusters this replica does not own (no warm loop, no prober yet). */
 async function unowned(backends: readonly EtcdCluster[], clusters: number, refresh: string) {
-  const run = await startRun({ backends, clusters, refresh, shard: '0/2', warmWithinMs: 600_000, nodeFlags });
+  const run = await startRun({ backends, clusters, refresh, shard: '0/2', warmWithinMs: 600_000, nodeFlags, ...hold });
   try {
     const names = run.rows.filter((r) => shardOf(r.name, 2) !== 0).slice(0, 5);
     if (names.some((r) => r.owned || r.state !== 'unchecked')) throw new Error('a cluster of shard 1 was owned or already checked by shard 0');
@@ -144,8 +144,9 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
   const refreshS = seconds(refresh);
   const lines = [
     'etcd-probe fleet mode at scale, ONE replica. Workload clusters are SIMULATED by the kube-apiserver STAND-IN',
-    '(test/fixtures/fake-kube-apiserver/fake-fleet.ts, in the bench process), backed by 2 REAL 3-member TLS etcd clusters',
-    `(etcd ${process.env.ETCD_BIN ?? 'from PATH'}), round-robin. Service: dist/main.js with Node flags ${nodeFlags.join(' ')}${oldSpace ? ' (--old-space replaced npm start\'s heap limit)' : ' (npm start\'s)'}, ETCD_PROBE_FLEET_REFRESH=${refresh}, timeout 2s.`,
+    '(test/fixtures/fake-kube-apiserver/fake-fleet.ts, in the bench process; its TLS relays keep their session ticket keys, as etcd does),',
+    'backed by 2 REAL 3-member TLS etcd clusters',
+    `(etcd ${process.env.ETCD_BIN ?? 'from PATH'}), round-robin. Service: dist/main.js with Node flags ${nodeFlags.join(' ')}${oldSpace ? ' (--old-space replaced npm start\'s heap limit)' : ' (npm start\'s)'}, ETCD_PROBE_FLEET_REFRESH=${refresh}, ETCD_PROBE_FLEET_HOLD_CONNECTIONS=${holdFlag || 'default (false)'}, timeout 2s.`,
     `command: npm run build && node --experimental-strip-types scripts/bench/fleet.ts ${process.argv.slice(2).join(' ')}`.trimEnd(),
     `CPU window: ${intervals} refresh intervals per size.${refreshS === 30 ? '' : ` Measured at a ${refresh} refresh; "cores@30s" scales it to a 30 s refresh (CPU per round × rounds per 30 s).`}`,
     '',
@@ -189,6 +190,10 @@ const refresh = flag('refresh', '30s');
 const oldSpace = flag('old-space', '');
 const nodeFlags = startFlags().map((f) => (oldSpace && f.startsWith('--max-old-space-size=') ? `--max-old-space-size=${oldSpace}` : f));
 const intervals = Number(flag('intervals', '2'));
+// --hold-connections=true|false sets ETCD_PROBE_FLEET_HOLD_CONNECTIONS (absent: the service's default, false).
+const holdFlag = flag('hold-connections', '');
+if (!['', 'true', 'false'].includes(holdFlag)) throw new Error(`--hold-connections: expected true or false, got ${holdFlag}`);
+const hold = holdFlag === '' ? {} : { holdConnections: holdFlag === 'true' };
 const coldSize = Number(flag('cold-size', '50'));
 const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
 const backends = await Promise.all([EtcdCluster.start({ size: 3, tls: true }), EtcdCluster.start({ size: 3, tls: true })]);

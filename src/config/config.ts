@@ -145,6 +145,8 @@ export interface Config {
   readonly maxRoundsInFlight: number;
   /** How long a cluster this replica does not own keeps its clients after it was last asked about. */
   readonly idleCloseMs: number;
+  /** Whether a fleet's clusters keep their member connections open between rounds (else closed after each). */
+  readonly holdConnections: boolean;
   /** How long after SIGTERM the service keeps serving with /readyz failing, before it stops listening. */
   readonly shutdownDelayMs: number;
 }

@@ -1,5 +1,5 @@
 import type { SettingGroup } from './setting.ts';
-import { parseDuration, parseInteger, parseShard } from './value-parsers.ts';
+import { parseBoolean, parseDuration, parseInteger, parseShard } from './value-parsers.ts';
 
 /** The settings of fleet mode (many clusters in one process), in help order. */
 export const FLEET_SETTINGS = {
@@ -43,5 +43,13 @@ export const FLEET_SETTINGS = {
     fallback: '5m',
     help: 'fleet mode: a cluster this replica does not own closes its clients and tunnels when nobody asked about it this long',
     parse: (raw) => parseDuration(raw, 1000, 24 * 3_600_000),
+  },
+  holdConnections: {
+    key: 'holdConnections',
+    env: 'ETCD_PROBE_FLEET_HOLD_CONNECTIONS',
+    flag: 'fleet-hold-connections',
+    fallback: 'false',
+    help: "fleet mode: keep a cluster's port-forwards and etcd connections open between its rounds (less CPU, about 0.6 MiB more per cluster); by default each round dials them and closes them after",
+    parse: parseBoolean,
   },
 } satisfies SettingGroup;

@@ -101,6 +101,7 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     fleetRefreshMs: decode('fleetRefreshMs'),
     maxRoundsInFlight: decode('maxRoundsInFlight'),
     idleCloseMs: decode('idleCloseMs'),
+    holdConnections: decode('holdConnections'),
     authTokenFile: decode('authTokenFile'),
     authRoutes: decode('authRoutes'),
     tlsCertFile: decode('tlsCertFile'),

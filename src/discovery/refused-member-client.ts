@@ -29,5 +29,8 @@ export class RefusedMemberClient implements MemberClient {
     return this.#refused();
   }
 
+  // It holds no connection.
+  async release(): Promise<void> {}
+
   close(): void {}
 }

@@ -33,18 +33,21 @@ const grpc = createRequire(import.meta.resolve('etcd3'))('@grpc/grpc-js') as typ
  * resolver, load balancer, timers: about 19 KiB of heap per member less, measured with 300 clients). The
  * channel has a subchannel pool of its own, so its connection is the client's alone, and gRPC's
  * process-wide pool keeps no entry for every tunnel ever dialled. When etcd3 resets its clients after an
- * UNAVAILABLE (closing them closes the channel), the next client made gets a new channel.
+ * UNAVAILABLE (closing them closes the channel), the next client made gets a new channel. `current()`
+ * is the channel made last, for watching its connection.
  */
-function sharedChannel(): (target: string, credentials: ChannelCredentials, options: ChannelOptions) => Channel {
+function sharedChannel(): { make: (target: string, credentials: ChannelCredentials, options: ChannelOptions) => Channel; current: () => Channel | null } {
   let channel: Channel | null = null;
-  return (target, credentials, options) => {
-    if (channel === null || channel.getConnectivityState(false) === grpc.connectivityState.SHUTDOWN) {
-      channel = new grpc.Channel(target, credentials, { ...options, 'grpc.use_local_subchannel_pool': 1 });
-    }
-    return channel;
+  return {
+    make: (target, credentials, options) => {
+      if (channel === null || channel.getConnectivityState(false) === grpc.connectivityState.SHUTDOWN) {
+        channel = new grpc.Channel(target, credentials, { ...options, 'grpc.use_local_subchannel_pool': 1 });
+      }
+      return channel;
+    },
+    current: () => channel,
   };
 }
-
 
 /**
  * One etcd3 client bound to a single member. etcd3's defaults would retry 3 times and open a 5 s circuit
@@ -52,7 +55,11 @@ function sharedChannel(): (target: string, credentials: ChannelCredentials, opti
  * fault handling is off, every unary call gets a deadline, and the client has exactly one host.
  */
 export class Etcd3MemberClient implements MemberClient {
-  readonly #client: Etcd3;
+  readonly #etcdOptions: IOptions;
+  readonly #channel = sharedChannel();
+  /** Made on first use, and again after release(). */
+  #client: Etcd3 | null = null;
+  #closed = false;
   readonly #endpoint: string;
   readonly #timeoutMs: number;
 
@@ -74,7 +81,7 @@ export class Etcd3MemberClient implements MemberClient {
         // Nobody reads gRPC's channelz introspection here; without it each channel keeps no call trackers.
         'grpc.enable_channelz': 0,
         ...options.channelOptions,
-        channelFactoryOverride: sharedChannel(),
+        channelFactoryOverride: this.#channel.make,
       } as ChannelOptions,
     };
     if (secure && (ca || cert)) {
@@ -84,7 +91,13 @@ export class Etcd3MemberClient implements MemberClient {
         ...(cert && key ? { certChain: cert, privateKey: key } : {}),
       };
     }
-    this.#client = new Etcd3(etcdOptions);
+    this.#etcdOptions = etcdOptions;
+  }
+
+  get #etcd(): Etcd3 {
+    if (this.#closed) throw new Error(`the client of ${this.#endpoint} is closed`);
+    this.#client ??= new Etcd3(this.#etcdOptions);
+    return this.#client;
   }
 
   async #run<T>(kind: CallKind, call: () => Promise<T>): Promise<Outcome<T>> {
@@ -98,13 +111,13 @@ export class Etcd3MemberClient implements MemberClient {
   }
 
   status() {
-    return this.#run('status', async () => toMemberStatus(await this.#client.maintenance.status()));
+    return this.#run('status', async () => toMemberStatus(await this.#etcd.maintenance.status()));
   }
 
   async healthRead(): Promise<Outcome<HealthRead>> {
     const outcome = await this.#run('read', async () => {
       // Linearizable (serializable: false): it goes through ReadIndex, so it proves a leader with a quorum.
-      const response = await this.#client.kv.range({ key: HEALTH_KEY, serializable: false, keys_only: true, limit: 1 });
+      const response = await this.#etcd.kv.range({ key: HEALTH_KEY, serializable: false, keys_only: true, limit: 1 });
       // The term tells whether the same member's Status (asked in parallel) may predate an election.
       return { permissionDenied: false, raftTerm: Number(response.header.raft_term) };
     });
@@ -116,18 +129,40 @@ export class Etcd3MemberClient implements MemberClient {
   }
 
   memberList() {
-    return this.#run('member-list', async () => toMemberListing(await this.#client.cluster.memberList({})));
+    return this.#run('member-list', async () => toMemberListing(await this.#etcd.cluster.memberList({})));
   }
 
   alarmList() {
     // Action GET only: the probe never activates or disarms an alarm.
     return this.#run('alarm-list', async () => {
-      const response = await this.#client.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None });
+      const response = await this.#etcd.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None });
       return toAlarmEntries(response.alarms);
     });
   }
 
+  /** Closes the channel; the next call makes a new client (and connection). */
+  async release(): Promise<void> {
+    this.#client?.close();
+    this.#client = null;
+  }
+
+  /**
+   * Resolves once the channel's connection is down (it left READY, as gRPC saw its socket close), or
+   * after the call deadline: for an owner that ended the connection underneath, so that the next call is
+   * not made on a connection gRPC still takes for open.
+   */
+  async disconnected(): Promise<void> {
+    const channel = this.#channel.current();
+    if (!channel) return;
+    const deadline = Date.now() + this.#timeoutMs;
+    while (channel.getConnectivityState(false) === grpc.connectivityState.READY) {
+      const changed = await new Promise<boolean>((resolve) => channel.watchConnectivityState(grpc.connectivityState.READY, deadline, (error) => resolve(!error)));
+      if (!changed) return;
+    }
+  }
+
   close(): void {
-    this.#client.close();
+    void this.release();
+    this.#closed = true;
   }
 }

@@ -27,6 +27,12 @@ export interface SlotOptions {
   readonly minForcedIntervalMs: number;
   /** Whether this replica owns the cluster (keeps it warm, exports its metrics). */
   readonly owned: boolean;
+  /**
+   * Whether the member connections (port-forwards, etcd's TLS and HTTP/2) stay open between rounds. When
+   * not, each round dials them and closes them when it ends: a round every refresh needs them for a
+   * fraction of a second, and held they are most of what a cluster costs in memory.
+   */
+  readonly holdConnections: boolean;
   /** Builds a cluster's prober; buildProbeCore by default (tests hand in a scripted source). */
   readonly buildCore?: (entry: ClusterEntry, now: () => number, etcdTls: TlsProvider) => Promise<ProbeCore>;
   /** The management cluster connection every Cluster API cluster of the fleet shares (its owner is the fleet's caller). */
@@ -77,6 +83,7 @@ export class ClusterSlot {
         return options.limiter.run(async () => {
           const core = await this.#coreNow();
           const snapshot = await core.prober.round();
+          if (!options.holdConnections) await core.prober.releaseConnections();
           this.metrics.recordRound(snapshot);
           logVerdict(snapshot);
           return snapshot;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ShardRef } from '../config/config.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
@@ -17,6 +18,8 @@ export interface FleetOptions {
   readonly refreshMs: number;
   /** How long a cluster this replica does not own keeps its prober after it was last asked about. */
   readonly idleCloseMs: number;
+  /** Whether clusters keep their member connections open between rounds (SlotOptions). */
+  readonly holdConnections: boolean;
   readonly buildCore?: SlotOptions['buildCore'];
   readonly management?: SlotOptions['management'];
 }
@@ -40,6 +43,8 @@ export class Fleet {
   /** The slots in name order, sorted once per change of the fleet (GET /clusters reads it per request). */
   #sorted: readonly ClusterSlot[] | null = null;
   #timer: NodeJS.Timeout | null = null;
+  /** Ends the waits between paced rounds when the fleet closes. */
+  readonly #closing = new AbortController();
   #closed = false;
 
   constructor(options: FleetOptions) {
@@ -88,27 +93,52 @@ export class Fleet {
     return { added, removed, rebuilt };
   }
 
-  /** Starts keeping the owned clusters warm and releasing idle ones, every refresh interval; the first at once. */
+  /**
+   * Starts keeping the owned clusters warm and releasing idle ones, every refresh interval. The first
+   * refresh starts every round at once (through the limiter), to warm the fleet soon; later ones spread
+   * their rounds evenly over the interval.
+   */
   start(): void {
     if (this.#timer || this.#closed) return;
-    this.#timer = setInterval(() => void this.tick(), this.#options.refreshMs);
+    this.#timer = setInterval(() => void this.tick(this.#options.refreshMs), this.#options.refreshMs);
     this.#timer.unref();
-    void this.tick();
+    void this.tick(0);
   }
 
-  /** One refresh: a round for every owned cluster that is not waiting (through the limiter), and idle clusters released. */
-  async tick(): Promise<void> {
+  /**
+   * One refresh: a round for every owned cluster that is not waiting, and idle clusters released. The
+   * rounds start `spreadMs / n` apart, so that a fleet's refresh is a steady load, not a burst of every
+   * round at the same moment that requests (GET /clusters) would queue behind.
+   */
+  async tick(spreadMs: number): Promise<void> {
     const work: Promise<unknown>[] = [];
+    const warm: ClusterSlot[] = [];
     for (const slot of this.#slots.values()) {
-      if (slot.owned && slot.entry.waiting === null) work.push(slot.cache.get().catch(() => undefined));
+      if (slot.owned && slot.entry.waiting === null) warm.push(slot);
       else work.push(slot.releaseIfIdle(this.#options.idleCloseMs));
     }
+    const gapMs = warm.length > 0 ? spreadMs / warm.length : 0;
+    for (const [i, slot] of warm.entries()) {
+      if (i > 0 && gapMs > 0 && !(await this.#paused(gapMs))) break;
+      work.push(slot.cache.get().catch(() => undefined));
+    }
     await Promise.all(work);
+  }
+
+  /** Waits `ms`; false if the fleet closed meanwhile. */
+  async #paused(ms: number): Promise<boolean> {
+    try {
+      await sleep(ms, undefined, { signal: this.#closing.signal, ref: false });
+      return !this.#closed;
+    } catch {
+      return false;
+    }
   }
 
   /** Stops the timer and closes every cluster. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     const slots = [...this.#slots.values()];
@@ -118,12 +148,13 @@ export class Fleet {
   }
 
   #slotOf(entry: ClusterEntry): ClusterSlot {
-    const { limiter, logger, now, minForcedIntervalMs, buildCore, management } = this.#options;
+    const { limiter, logger, now, minForcedIntervalMs, holdConnections, buildCore, management } = this.#options;
     return new ClusterSlot(entry, {
       limiter,
       logger,
       now,
       minForcedIntervalMs,
+      holdConnections,
       owned: owns(this.#options.shard, entry.name),
       ...(buildCore ? { buildCore } : {}),
       ...(management ? { management } : {}),

@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { duplexPair, Writable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { PortForward } from '@kubernetes/client-node';
 import WebSocket from 'ws';
 import { probeError, type ProbeError } from '../probe/outcome.ts';
 import type { KubeConnection } from './kube-connection.ts';
+import { secureOver, TunnelSessions, type TunnelTls } from './tunnel-tls.ts';
 import { webSocketConnector } from './web-socket-connector.ts';
 
 /** The only subprotocol asked for: the v4 channel framing (data channel 0, error channel 1, port prefix). */
@@ -21,6 +22,8 @@ export interface TunnelOptions {
   readonly node: string;
   readonly port: number;
   readonly timeoutMs: number;
+  /** TLS made by the tunnel; absent: bytes pass as they are. */
+  readonly tls?: TunnelTls;
 }
 
 /** A failure of the tunnel, stamped with performance.now() so a call can tell whether it was hit by it. */
@@ -51,8 +54,8 @@ function statusMessageOf(body: string): string {
  * listener; each connection gets its own WebSocket, so a dropped tunnel is re-established by gRPC's
  * own reconnect. The listener is a unix socket in a directory of its own with mode 0700 (removed on
  * close), so that only this process's user can connect: a loopback TCP port would let any local
- * process talk to etcd with the probe's client certificate. Every socket and WebSocket has an error
- * handler, and close() ends them all.
+ * process talk to etcd as the probe (with `tls`, the tunnel presents the probe's client certificate
+ * itself). Every socket and WebSocket has an error handler, and close() ends them all.
  */
 export class PortForwardTunnel {
   readonly #options: TunnelOptions;
@@ -61,6 +64,8 @@ export class PortForwardTunnel {
   readonly #webSockets = new Set<WebSocket>();
   readonly #portForward: PortForward;
   #failure: TunnelFailure | null = null;
+  /** TLS sessions with the pod's port (tls only): the next connection resumes the last. */
+  readonly #sessions = new TunnelSessions();
   #openedAt = -1;
   #closed = false;
   #directory: Promise<string | null>;
@@ -104,6 +109,11 @@ export class PortForwardTunnel {
     return this.#failure && this.#failure.at > this.#openedAt ? this.#failure.error : null;
   }
 
+  /** The TLS handshakes the tunnel made with the pod's port (tls only): how many were resumed sessions. */
+  get handshakes(): { readonly full: number; readonly resumed: number } {
+    return { ...this.#sessions.handshakes };
+  }
+
   /** Stops listening, ends every connection and WebSocket, and removes the socket and its directory. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -113,6 +123,14 @@ export class PortForwardTunnel {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     const directory = await this.#directory;
     if (directory !== null) await rm(directory, { recursive: true, force: true });
+  }
+
+  /**
+   * Ends every connection and its WebSocket but keeps listening: whoever dialled dials again. An end
+   * asked for is not a failure (each socket is gone before its WebSocket closes).
+   */
+  dropConnections(): void {
+    for (const socket of this.#sockets) socket.destroy();
   }
 
   #fail(error: ProbeError): void {
@@ -140,7 +158,10 @@ export class PortForwardTunnel {
         done();
       },
     });
-    this.#portForward.portForward(namespace, pod, [port], socket, kubeletErrors, socket).then(
+    // With TLS, the port-forward carries the far end of a pair whose near end the TLS runs over.
+    const { tls } = this.#options;
+    const [near, far] = tls ? duplexPair() : [null, socket];
+    this.#portForward.portForward(namespace, pod, [port], far, kubeletErrors, far).then(
       (ws) => {
         const webSocket = ws as unknown as WebSocket;
         if (this.#closed || socket.destroyed) {
@@ -148,6 +169,7 @@ export class PortForwardTunnel {
           return;
         }
         this.#openedAt = performance.now();
+        if (near && tls) secureOver(socket, near, tls, this.#sessions, (error) => this.#fail(error));
         webSocket.on('close', (code: number) => {
           // 1006: the TCP connection to the API server dropped without a close frame (the API server,
           // or the way to it, went away). A normal close is the pod's port or our own side ending.
@@ -157,7 +179,7 @@ export class PortForwardTunnel {
           socket.destroy();
         });
         socket.on('close', () => webSocket.terminate());
-        socket.resume();
+        if (!near) socket.resume();
       },
       (error: unknown) => {
         // An HTTP refusal was already recorded (with the API server's message) before #refused aborted.

@@ -35,6 +35,11 @@ export class ClientPool {
     }
   }
 
+  /** Closes every client's connections; the clients stay, and dial again when next used. */
+  async release(): Promise<void> {
+    await Promise.all([...this.#clients.values()].map((client) => client.release()));
+  }
+
   /** Closes and forgets every client, e.g. when credentials change. */
   reset(): void {
     this.retain(new Set());

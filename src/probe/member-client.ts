@@ -11,6 +11,8 @@ export interface MemberClient {
   memberList(): Promise<Outcome<MemberListing>>;
   /** Maintenance.Alarm with action GET: a raft proposal, so it needs quorum. */
   alarmList(): Promise<Outcome<readonly AlarmEntry[]>>;
+  /** Closes the client's connections but not the client: its next call dials again. Resolves once they are down. */
+  release(): Promise<void>;
   /** Frees the client's channels; it is not used afterwards. */
   close(): void;
 }

@@ -93,6 +93,11 @@ export class Prober {
     return this.#pool.size;
   }
 
+  /** Closes the member clients' connections, keeping the clients: the next round dials again. */
+  releaseConnections(): Promise<void> {
+    return this.#pool.release();
+  }
+
   /** Closes every client. */
   close(): void {
     this.#pool.close();

@@ -145,8 +145,12 @@ describe('fleet mode: each pod its shard', () => {
       fleetRefreshMs: 30_000,
       maxRoundsInFlight: 8,
       idleCloseMs: 600_000,
+      holdConnections: false,
       managementKubeconfig: null,
     });
+    const holding = resolve(envOfPod(render({ ...FLEET, set: { 'listener.authToken.generate': false, 'fleet.holdConnections': true } }), 0));
+    if (!holding.ok) throw new Error(holding.errors.map((e) => e.message).join('; '));
+    expect(holding.config.holdConnections).toBe(true);
   });
 
   it('follows one namespace with fleet.namespace, and leaves the other fleet settings to the service', () => {

@@ -24,6 +24,7 @@ class ScriptedClient implements MemberClient {
   async healthRead() { return this.#o.health; }
   async memberList() { return this.#o.memberList; }
   async alarmList() { return this.#o.alarmList ?? { ok: true as const, value: [], ms: 1 }; }
+  async release() {}
   close() { this.closed = true; }
 }
 

@@ -75,6 +75,14 @@ describe('modes', () => {
     [{ ETCD_PROBE_CONNECT: 'direct' }, 'ETCD_PROBE_CONNECT: applies only with ETCD_PROBE_KUBECONFIG or ETCD_PROBE_CAPI_CLUSTER'],
     [{ ETCD_PROBE_KUBECONFIG: KUBECONFIG, ETCD_PROBE_MANAGEMENT_KUBECONFIG: KUBECONFIG }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG: applies only with ETCD_PROBE_CAPI_CLUSTER'],
     [{ ETCD_PROBE_CAPI_CLUSTER: 'default/w', ETCD_PROBE_CONNECT: 'direct' }, 'ETCD_PROBE_CONNECT: Cluster API mode always reaches members by port-forward'],
+    [
+      { ETCD_PROBE_FLEET_HOLD_CONNECTIONS: 'true' },
+      'ETCD_PROBE_FLEET_HOLD_CONNECTIONS: applies only in fleet mode (ETCD_PROBE_CLUSTERS_FILE, or ETCD_PROBE_CAPI_CLUSTER=* or namespace/*)',
+    ],
+    [
+      { ETCD_PROBE_CAPI_CLUSTER: '*', ETCD_PROBE_MANAGEMENT_KUBECONFIG: KUBECONFIG, ETCD_PROBE_FLEET_HOLD_CONNECTIONS: 'sometimes' },
+      "ETCD_PROBE_FLEET_HOLD_CONNECTIONS: 'sometimes' is not a boolean (use true or false)",
+    ],
   ])('rejects %j', (env, message) => {
     expect(errorsOf(resolve(env))).toEqual([message]);
   });

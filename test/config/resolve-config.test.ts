@@ -49,6 +49,7 @@ describe('resolveConfig: defaults', () => {
       fleetRefreshMs: 30_000,
       maxRoundsInFlight: 16,
       idleCloseMs: 300_000,
+      holdConnections: false,
       authTokenFile: null,
       authRoutes: ['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment', '/clusters'],
       tlsCertFile: null,

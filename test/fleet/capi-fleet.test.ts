@@ -49,7 +49,7 @@ describe('Cluster API Clusters as fleet entries', () => {
     const closed: string[] = [];
     const buildCore = async (entry: { name: string }): Promise<ProbeCore> => ({ prober: {} as ProbeCore['prober'], source: {} as ProbeCore['source'], close: async () => void closed.push(entry.name) });
     const logs = new LogSink();
-    const fleet = new Fleet({ shard: { index: 0, count: 1 }, limiter: new RoundLimiter(2), logger: createLogger('info', logs), now: Date.now, minForcedIntervalMs: 1000, refreshMs: 60_000, idleCloseMs: 60_000, buildCore });
+    const fleet = new Fleet({ shard: { index: 0, count: 1 }, limiter: new RoundLimiter(2), logger: createLogger('info', logs), now: Date.now, minForcedIntervalMs: 1000, refreshMs: 60_000, idleCloseMs: 60_000, holdConnections: false, buildCore });
     const target = { fleet: true as const, namespace: null };
     const follower = new CapiFleetFollower({ lister, target, selector: null, fleet, base, inCluster: null, refreshMs: 60_000, logger: createLogger('info', logs), now: Date.now });
     const names = () => fleet.slots.map((s) => `${s.entry.name}:${s.entry.waiting === null ? 'probed' : 'waiting'}`);

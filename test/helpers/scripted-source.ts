@@ -13,6 +13,9 @@ export class ScriptedClient implements MemberClient {
   async healthRead() { return this.o.health; }
   async memberList() { return this.o.memberList; }
   async alarmList() { return this.o.alarmList ?? { ok: true as const, value: [], ms: 1 }; }
+  /** How many times its connections were released (it holds none: only counted). */
+  releases = 0;
+  async release() { this.releases++; }
   close() { this.closed = true; }
 }
 
@@ -58,6 +61,7 @@ export function switchableSource(initial: readonly EndpointObservation[]): Membe
         healthRead: async () => find(target.key).health,
         memberList: async () => find(target.key).memberList,
         alarmList: async () => find(target.key).alarmList ?? { ok: true as const, value: [], ms: 1 },
+        release: async () => {},
         close() {},
       };
     },

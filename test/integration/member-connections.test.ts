@@ -61,6 +61,28 @@ describe("a member client's connection", () => {
     await expect.poll(connections, POLL).toBe(0);
   });
 
+  it('is closed by release() and dialled again by the next call, also at once after the release; after close() nothing is dialled', async () => {
+    await expect.poll(connections, POLL).toBe(0);
+    const c = client();
+    // Each round: every call's outcome, then the connections once the release took effect.
+    const rounds: { calls: boolean[]; after: number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const calls = await everyCall(c);
+      await c.release();
+      // The first two rounds begin right after the release; the last waits for the connection to close.
+      if (i === 2) await expect.poll(connections, POLL).toBe(0);
+      rounds.push({ calls, after: i === 2 ? connections() : -1 });
+    }
+    expect(rounds).toEqual([
+      { calls: [true, true, true, true], after: -1 },
+      { calls: [true, true, true, true], after: -1 },
+      { calls: [true, true, true, true], after: 0 },
+    ]);
+    c.close();
+    expect((await c.status()).ok).toBe(false);
+    expect(connections()).toBe(0);
+  });
+
   it('is dialled anew for a client made while the old one hangs on a stopped member', async () => {
     await expect.poll(connections, POLL).toBe(0);
     const old = client();
