@@ -14,7 +14,7 @@ import { median, percentile } from './stats.ts';
 // clusters, round-robin. The service runs in a child process as `npm start` runs it (dist/main.js and its
 // Node flags), so /proc/<pid> readings are its own. A fresh stand-in and service per size. Not a timed
 // test: a script that prints what it measured.
-//   npm run build && node --experimental-strip-types scripts/bench/fleet.ts [--refresh=30s] [--intervals=2] [--old-space=MiB] [--cold-size=50] [--hold-connections=true|false] [sizes...]
+//   npm run build && node --experimental-strip-types scripts/bench/fleet.ts [--refresh=30s] [--intervals=2] [--old-space=MiB] [--semi-space=MiB] [--cold-size=50] [--hold-connections=true|false] [sizes...]
 
 const TIMEOUT_MS = 2000; // ETCD_PROBE_TIMEOUT's default, which the service runs with here
 // Sequential GET /clusters after the window: 200, so that the p99 is not simply the slowest one.
@@ -188,7 +188,11 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
 const refresh = flag('refresh', '30s');
 // --old-space=<MiB> replaces npm start's --max-old-space-size (to see what a fleet needs when 128 is too little).
 const oldSpace = flag('old-space', '');
-const nodeFlags = startFlags().map((f) => (oldSpace && f.startsWith('--max-old-space-size=') ? `--max-old-space-size=${oldSpace}` : f));
+// --semi-space=<MiB> replaces npm start's --max-semi-space-size (the young generation: how often V8 scavenges).
+const semiSpace = flag('semi-space', '');
+const nodeFlags = startFlags().map((f) =>
+  oldSpace && f.startsWith('--max-old-space-size=') ? `--max-old-space-size=${oldSpace}` : semiSpace && f.startsWith('--max-semi-space-size=') ? `--max-semi-space-size=${semiSpace}` : f,
+);
 const intervals = Number(flag('intervals', '2'));
 // --hold-connections=true|false sets ETCD_PROBE_FLEET_HOLD_CONNECTIONS (absent: the service's default, false).
 const holdFlag = flag('hold-connections', '');
