@@ -22,18 +22,39 @@ function connectorFor(context: SecureContext, options: HttpsOptions): buildConne
   if (!byKey) connectors.set(context, (byKey = new Map()));
   let connector = byKey.get(key);
   if (!connector) {
-    connector = buildConnector({
-      secureContext: context,
-      ...(options.servername !== undefined ? { servername: options.servername } : {}),
-      // Unset: Node's default (verify), as client-node leaves it.
-      ...(options.rejectUnauthorized !== undefined ? { rejectUnauthorized: options.rejectUnauthorized } : {}),
-      // As client-node's own dispatcher (TCP keep-alive probes after 30 s, as client-go).
-      keepAlive: true,
-      keepAliveInitialDelay: 30_000,
-    });
+    connector = keepingSessions(
+      buildConnector({
+        secureContext: context,
+        ...(options.servername !== undefined ? { servername: options.servername } : {}),
+        // Unset: Node's default (verify), as client-node leaves it.
+        ...(options.rejectUnauthorized !== undefined ? { rejectUnauthorized: options.rejectUnauthorized } : {}),
+        // As client-node's own dispatcher (TCP keep-alive probes after 30 s, as client-go).
+        keepAlive: true,
+        keepAliveInitialDelay: 30_000,
+      }),
+    );
     byKey.set(key, connector);
   }
   return connector;
+}
+
+/**
+ * undici's connector remembers TLS sessions through WeakRefs only, so a session is collected by the next
+ * garbage collection: a request a round later (seconds, many collections apart) made a full handshake again.
+ * This holds the latest session of the connector's connections strongly (one Buffer per connector), so
+ * that undici's cache still has it. TLS 1.3 sends its tickets after the handshake, when the socket is
+ * ours; a TLS 1.2 session arrives before, and still only lives as long as undici's WeakRef.
+ */
+function keepingSessions(connector: buildConnector.connector): buildConnector.connector {
+  const held: { session?: Buffer } = {};
+  const keep = (session: Buffer) => {
+    held.session = session;
+  };
+  return (options, callback) =>
+    connector(options, (...result) => {
+      if (result[0] === null) result[1].on('session', keep);
+      callback(...result);
+    });
 }
 
 /**

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiDispatcher } from '../../src/kube/api-dispatcher.ts';
@@ -9,6 +11,12 @@ import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
 // Against the kube-apiserver STAND-IN (test/fixtures/fake-kube-apiserver), a real HTTPS server.
 
 let api: FakeKubeApiServer;
+
+/** A full garbage collection, as between two rounds seconds apart (the unit project runs without --expose-gc). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 function connection(auth: 'cert' | 'token'): KubeConnection {
   const config = new KubeConfig();
@@ -32,6 +40,20 @@ describe('API requests of one kubeconfig', () => {
     const after = api.tlsSessions;
     expect({ full: after.full - before.full, resumed: after.resumed - before.resumed }).toEqual({ full: 1, resumed: 4 });
     await expect.poll(() => api.openConnections, { timeout: 5000, interval: 50 }).toBe(0);
+  });
+
+  it('resume a session after garbage collections (undici alone keeps sessions through WeakRefs)', async () => {
+    const kube = connection('cert');
+    const before = api.tlsSessions;
+    for (let i = 0; i < 3; i++) {
+      await kube.listNodes('x', 2000);
+      // Let the connection close and its tickets arrive, then collect, as the seconds between rounds would.
+      await expect.poll(() => api.openConnections, { timeout: 5000, interval: 20 }).toBe(0);
+      collectGarbage();
+      collectGarbage();
+    }
+    const after = api.tlsSessions;
+    expect({ full: after.full - before.full, resumed: after.resumed - before.resumed }).toEqual({ full: 1, resumed: 2 });
   });
 
   it('do not share sessions between kubeconfigs (each has its own TLS context)', async () => {
