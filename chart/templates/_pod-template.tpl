@@ -61,8 +61,10 @@ spec:
       image: {{ include "etcd-probe.image" . | quote }}
       imagePullPolicy: {{ .Values.image.pullPolicy }}
       {{- if eq .Values.mode "fleet" }}
-      # The image's entrypoint with a heap for a fleet (fleet.heapMiB) instead of one cluster's 128 MiB.
-      command: ["node", "--max-semi-space-size=4", "--max-old-space-size={{ int .Values.fleet.heapMiB }}", "dist/main.js"]
+      # The image's entrypoint with a heap for a fleet (fleet.heapMiB) instead of one cluster's 128 MiB, and a
+      # young generation of 16 MiB instead of 4: a fleet's rounds allocate all the time, and with 4 MiB V8
+      # scavenges so often that it cost a fifth of a replica's CPU (docs/fleet.md).
+      command: ["node", "--max-semi-space-size=16", "--max-old-space-size={{ int .Values.fleet.heapMiB }}", "dist/main.js"]
       {{- end }}
       ports:
         - name: http

@@ -97,10 +97,13 @@ describe('fleet mode: the workload', () => {
     }
   });
 
-  it("runs the image's entrypoint with fleet.heapMiB as Node's heap limit, the rest as the Dockerfile has it", () => {
+  it("runs the image's entrypoint with fleet.heapMiB as Node's heap limit and a 16 MiB young generation, the rest as the Dockerfile has it", () => {
     const [container] = statefulSet(objects).spec.template.spec.containers as unknown as { command?: string[] }[];
     const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8'))?.[1];
-    expect(container?.command).toEqual((JSON.parse(entrypoint ?? '[]') as string[]).map((a) => (a === '--max-old-space-size=128' ? '--max-old-space-size=512' : a)));
+    const fleetFlags: Record<string, string> = { '--max-old-space-size=128': '--max-old-space-size=512', '--max-semi-space-size=4': '--max-semi-space-size=16' };
+    const expected = (JSON.parse(entrypoint ?? '[]') as string[]).map((a) => fleetFlags[a] ?? a);
+    expect(expected).toContain('--max-semi-space-size=16');
+    expect(container?.command).toEqual(expected);
   });
 
   it('renders the same pod as the Deployment of capi mode, apart from the fleet settings (env, heap, and the ci values\' resources)', () => {
