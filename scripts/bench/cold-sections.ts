@@ -4,7 +4,7 @@ import { heapText, HEALTHZ, roundsTotal, serviceEnv, type BenchContext } from '.
 import { load, timedGet, timedGetAnyStatus, timedGetJson } from './load.ts';
 import { RawEtcd } from './raw-etcd.ts';
 import { metric, type Metric } from './report.ts';
-import { startService, waitForOk, type ServerChild } from './servers.ts';
+import { startFloor, startService, waitForOk, type ServerChild } from './servers.ts';
 import { SETTINGS as S } from './settings.ts';
 import { median, percentile, round } from './stats.ts';
 
@@ -14,22 +14,49 @@ function reportedRoundMs(body: unknown): number {
   return typeof value === 'number' ? value : Number.NaN;
 }
 
-/** Cold answers of a TTL=0 service and the same calls from a bare client, sampled alternately. */
+/**
+ * Cold answers of a TTL=0 service, the same calls from a bare client, and (when there is one) the
+ * floor's answers: bare Fastify making the bare client's calls.
+ */
 interface ColdSamples {
   readonly service: number[];
   readonly inService: number[];
   readonly raw: number[];
+  readonly floor: number[];
+  readonly inFloor: number[];
 }
 
-async function sampleCold(cold: ServerChild, raw: RawEtcd): Promise<ColdSamples> {
-  const samples: ColdSamples = { service: [], inService: [], raw: [] };
+/**
+ * Samples the service, the bare client and the floor in turn. The order rotates each time, so that each
+ * follows each of the others equally often: what ran just before (and how long its process then sat
+ * idle) is the same mix for all three.
+ */
+async function sampleCold(cold: ServerChild, raw: RawEtcd, floor: ServerChild | null): Promise<ColdSamples> {
+  const samples: ColdSamples = { service: [], inService: [], raw: [], floor: [], inFloor: [] };
+  let keep = false;
+  const takes: (() => Promise<void>)[] = [
+    async () => {
+      const s = await timedGetJson(`${cold.url}${HEALTHZ}`);
+      if (!keep) return;
+      samples.service.push(s.ms);
+      samples.inService.push(reportedRoundMs(s.body));
+    },
+    async () => {
+      const r = await raw.fullRound();
+      if (keep) samples.raw.push(r);
+    },
+  ];
+  if (floor) {
+    takes.push(async () => {
+      const f = await timedGetJson(`${floor.url}${HEALTHZ}`);
+      if (!keep) return;
+      samples.floor.push(f.ms);
+      samples.inFloor.push(reportedRoundMs(f.body));
+    });
+  }
   for (let i = 0; i < S.coldWarmupSamples + S.coldSamples; i++) {
-    const s = await timedGetJson(`${cold.url}${HEALTHZ}`);
-    const r = await raw.fullRound();
-    if (i < S.coldWarmupSamples) continue;
-    samples.service.push(s.ms);
-    samples.inService.push(reportedRoundMs(s.body));
-    samples.raw.push(r);
+    keep = i >= S.coldWarmupSamples;
+    for (let k = 0; k < takes.length; k++) await (takes[(i + k) % takes.length] as () => Promise<void>)();
   }
   return samples;
 }
@@ -48,9 +75,36 @@ function ratioMetric(size: number, samples: ColdSamples): Metric {
   );
 }
 
-/** A cluster of `size` TLS members, a TTL=0 service on it and a bare client: started, measured, stopped. */
+/** The floor's answer over the bare client, and the service's answer over the floor, at one size (information). */
+function floorMetrics(size: number, samples: ColdSamples): Metric[] {
+  const floor = median(samples.floor);
+  const members = `${size} member${size === 1 ? '' : 's'}`;
+  return [
+    metric(
+      `cold.floor_${size}`,
+      `floor (bare Fastify + bare client's calls) / bare client, ${members}`,
+      floor / median(samples.raw),
+      'ratio',
+      null,
+      `floor ${round(floor)} ms, its calls ${round(median(samples.inFloor))} ms, bare client ${round(median(samples.raw))} ms: what an HTTP answer costs over the same calls made in the asking process.`,
+    ),
+    metric(`cold.over_floor_${size}`, `cold answer / floor, ${members}`, median(samples.service) / floor, 'ratio', null, `service ${round(median(samples.service))} ms, floor ${round(floor)} ms: the service's own work per cold answer.`),
+  ];
+}
+
+/** A TTL=0 service and the floor on a cluster, sampled with the bare client, then stopped. */
+async function sampleWithFloor(cold: ServerChild, raw: RawEtcd, cluster: EtcdCluster, size: number): Promise<ColdSamples> {
+  const floor = await startFloor(`floor-${size}`, cluster.endpoints, cluster.pki!);
+  try {
+    return await sampleCold(cold, raw, floor);
+  } finally {
+    await floor.child.stop();
+  }
+}
+
+/** A cluster of `size` TLS members, a TTL=0 service on it, the floor and a bare client: started, measured, stopped. */
 async function coldAtSize(ctx: BenchContext, size: number): Promise<ColdSamples> {
-  ctx.step(`cold answers at ${size} member${size === 1 ? '' : 's'}: starting a cluster, a TTL=0 service and a bare client`);
+  ctx.step(`cold answers at ${size} member${size === 1 ? '' : 's'}: starting a cluster, a TTL=0 service, the floor and a bare client`);
   const cluster = await EtcdCluster.start({ size, tls: true });
   let cold: ServerChild | null = null;
   let raw: RawEtcd | null = null;
@@ -59,7 +113,7 @@ async function coldAtSize(ctx: BenchContext, size: number): Promise<ColdSamples>
     cold = await startService(`service-cold-${size}`, port, { ...serviceEnv(cluster), ETCD_PROBE_CACHE_TTL: '0s' });
     await waitForOk(cold, HEALTHZ);
     raw = new RawEtcd(cluster.endpoints.split(','), cluster.pki!);
-    return await sampleCold(cold, raw);
+    return await sampleWithFloor(cold, raw, cluster, size);
   } finally {
     raw?.close();
     await cold?.child.stop();
@@ -74,7 +128,7 @@ async function coldOnNodeDefaults(ctx: BenchContext): Promise<Metric> {
   const cold = await startService('service-cold-node-defaults', port, { ...serviceEnv(ctx.cluster), ETCD_PROBE_CACHE_TTL: '0s' }, []);
   try {
     await waitForOk(cold, HEALTHZ);
-    const samples = await sampleCold(cold, ctx.raw);
+    const samples = await sampleCold(cold, ctx.raw, null);
     const ratio = median(samples.service) / median(samples.raw);
     return metric(
       'cold.ratio_node_defaults',
@@ -101,18 +155,18 @@ export async function coldRatios(ctx: BenchContext): Promise<Metric[]> {
   for (const size of S.coldSizes) {
     let samples: ColdSamples;
     if (size === ctx.cluster.members.length) {
-      ctx.step(`cold answers at ${size} members (the main cluster): ${S.coldWarmupSamples} warm-up + ${S.coldSamples} samples, service and bare client alternately`);
-      samples = await sampleCold(ctx.cold, ctx.raw);
+      ctx.step(`cold answers at ${size} members (the main cluster): ${S.coldWarmupSamples} warm-up + ${S.coldSamples} samples, the service, the bare client and the floor in turn`);
+      samples = await sampleWithFloor(ctx.cold, ctx.raw, ctx.cluster, size);
       const http: number[] = [];
       for (let i = 0; i < S.coldSamples; i++) http.push(await timedGet(`${ctx.cached.url}${HEALTHZ}`));
-      metrics.push(metric('cold.http_floor_median', 'sequential cached request, median', median(http), 'ms', null, 'HTTP and a rendered answer, no round (the cached instance): part of every cold answer.'));
+      metrics.push(metric('cold.cached_request_median', 'sequential cached request, median', median(http), 'ms', null, 'HTTP and a rendered answer, no round (the cached instance): part of every cold answer.'));
       metrics.push(await coldOnNodeDefaults(ctx));
     } else {
       samples = await coldAtSize(ctx, size);
     }
     const m = ratioMetric(size, samples);
     ratios.push(m.value);
-    metrics.push(m);
+    metrics.push(m, ...floorMetrics(size, samples));
   }
   metrics.push(metric('cold.ratio_spread', 'cold ratio, largest minus smallest over the sizes', Math.max(...ratios) - Math.min(...ratios), 'ratio', null, `sizes ${S.coldSizes.join(', ')}.`));
   return metrics;

@@ -15,7 +15,7 @@ const DEADLINE_MS = 5000;
 export class RawEtcd {
   readonly #clients: Etcd3[];
 
-  constructor(endpoints: readonly string[], pki: PkiFiles) {
+  constructor(endpoints: readonly string[], pki: Pick<PkiFiles, 'caFile' | 'clientCertFile' | 'clientKeyFile'>) {
     const credentials = {
       rootCertificate: readFileSync(pki.caFile),
       certChain: readFileSync(pki.clientCertFile),

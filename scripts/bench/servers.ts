@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { startFlags } from '../start-flags.ts';
+import type { PkiFiles } from '../../test/fixtures/certs.ts';
 import { NodeChild } from './child-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,22 +46,31 @@ export async function startService(name: string, port: number, env: Record<strin
   return { child, url };
 }
 
-/**
- * Starts a bare Fastify comparison server serving the body and headers in the two files, and waits for
- * its port. `nodeFlags` are its V8 flags: the service's own (`npm start`'s), so that both run on the same
- * runtime settings, or none for Node's defaults.
- */
-export async function startBare(name: string, bodyFile: string, headersFile: string, nodeFlags: readonly string[]): Promise<ServerChild> {
-  const child = new NodeChild(
-    name,
-    [...nodeFlags, '--experimental-strip-types', '--no-warnings=ExperimentalWarning', `${ROOT}scripts/bench/bare-server.ts`],
-    { BARE_BODY_FILE: bodyFile, BARE_HEADERS_FILE: headersFile },
-  );
+/** Starts one of the bench's own servers (a script printing {"port":N} once it listens) and waits for its port. */
+async function startScript(name: string, script: string, env: Record<string, string>, nodeFlags: readonly string[]): Promise<ServerChild> {
+  const child = new NodeChild(name, [...nodeFlags, '--experimental-strip-types', '--no-warnings=ExperimentalWarning', `${ROOT}scripts/bench/${script}`], env);
   const port = await waitFor('port', child, async () => {
     const match = /\{"port":(\d+)\}/.exec(child.output);
     return match ? Number(match[1]) : null;
   });
   return { child, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Starts a bare Fastify comparison server serving the body and headers in the two files, and waits for
+ * its port. `nodeFlags` are its V8 flags: the service's own (`npm start`'s), so that both run on the same
+ * runtime settings, or none for Node's defaults.
+ */
+export function startBare(name: string, bodyFile: string, headersFile: string, nodeFlags: readonly string[]): Promise<ServerChild> {
+  return startScript(name, 'bare-server.ts', { BARE_BODY_FILE: bodyFile, BARE_HEADERS_FILE: headersFile }, nodeFlags);
+}
+
+/**
+ * Starts the cold path's floor (floor-server.ts: bare Fastify making the bare client's calls per request)
+ * on the cluster's endpoints and client TLS files, with the service's Node flags.
+ */
+export function startFloor(name: string, endpoints: string, pki: Pick<PkiFiles, 'caFile' | 'clientCertFile' | 'clientKeyFile'>): Promise<ServerChild> {
+  return startScript(name, 'floor-server.ts', { FLOOR_ENDPOINTS: endpoints, FLOOR_CACERT: pki.caFile, FLOOR_CERT: pki.clientCertFile, FLOOR_KEY: pki.clientKeyFile }, startFlags());
 }
 
 /** A 200 answer as the bench keeps it: the body, and the headers a bare server must repeat to match it on the wire. */
