@@ -27,9 +27,9 @@ interface ColdSamples {
 }
 
 /**
- * Samples the service, the bare client and the floor in turn. The order rotates each time, so that each
- * follows each of the others equally often: what ran just before (and how long its process then sat
- * idle) is the same mix for all three.
+ * Samples the service, the bare client and the floor in turn. The order rotates each time, so that none
+ * of the three always runs first or always right after the same one (what ran just before, and how long
+ * a process then sat idle, changes a sample).
  */
 async function sampleCold(cold: ServerChild, raw: RawEtcd, floor: ServerChild | null): Promise<ColdSamples> {
   const samples: ColdSamples = { service: [], inService: [], raw: [], floor: [], inFloor: [] };
