@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
+import { serveScript } from './serve-script.ts';
 
 // The comparison server: bare Fastify answering GET /healthz/etcd with one fixed body (a real answer of
 // the service, read from BARE_BODY_FILE) and the same response headers the service sent with it
@@ -18,9 +19,4 @@ app.get('/healthz/etcd', async (_request, reply) => {
   reply.headers(headers);
   return body;
 });
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : null })}\n`);
-const stop = () => void app.close().then(() => process.exit(0));
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+await serveScript(app);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { statFields } from '../../test/helpers/proc-stat.ts';
 
 // Every child the bench starts, so that a dying bench still SIGKILLs them (the exit hook runs synchronously).
 const live = new Set<ChildProcess>();
@@ -71,9 +72,8 @@ export class NodeChild {
 
   /** CPU seconds (user + system) the child has used, from /proc/<pid>/stat (USER_HZ is 100 on Linux). */
   cpuSeconds(): number {
-    const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line.
+    const fields = statFields(readFileSync(`/proc/${this.pid}/stat`, 'utf8'));
     return (Number(fields[11]) + Number(fields[12])) / 100;
   }
 

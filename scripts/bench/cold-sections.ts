@@ -94,7 +94,7 @@ function floorMetrics(size: number, samples: ColdSamples): Metric[] {
 
 /** A TTL=0 service and the floor on a cluster, sampled with the bare client, then stopped. */
 async function sampleWithFloor(cold: ServerChild, raw: RawEtcd, cluster: EtcdCluster, size: number): Promise<ColdSamples> {
-  const floor = await startFloor(`floor-${size}`, cluster.endpoints, cluster.pki!);
+  const floor = await startFloor(`floor-${size}`, cluster);
   try {
     return await sampleCold(cold, raw, floor);
   } finally {

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { RawEtcd } from './raw-etcd.ts';
+import { serveScript } from './serve-script.ts';
 
 // The cold path's floor: bare Fastify that answers GET /healthz/etcd by making the bare client's calls
 // (RawEtcd.fullRound: the service's call set, nothing judged) and sending {"durationMs": …}. It is what
@@ -25,13 +26,4 @@ app.get('/healthz/etcd', async (_request, reply) => {
   reply.header('content-type', 'application/json; charset=utf-8');
   return JSON.stringify({ durationMs });
 });
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : null })}\n`);
-const stop = () =>
-  void app.close().then(() => {
-    raw.close();
-    process.exit(0);
-  });
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+await serveScript(app, () => raw.close());

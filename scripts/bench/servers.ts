@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { startFlags } from '../start-flags.ts';
-import type { PkiFiles } from '../../test/fixtures/certs.ts';
+import type { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
 import { NodeChild } from './child-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -67,10 +67,12 @@ export function startBare(name: string, bodyFile: string, headersFile: string, n
 
 /**
  * Starts the cold path's floor (floor-server.ts: bare Fastify making the bare client's calls per request)
- * on the cluster's endpoints and client TLS files, with the service's Node flags.
+ * on a TLS cluster, with the service's Node flags.
  */
-export function startFloor(name: string, endpoints: string, pki: Pick<PkiFiles, 'caFile' | 'clientCertFile' | 'clientKeyFile'>): Promise<ServerChild> {
-  return startScript(name, 'floor-server.ts', { FLOOR_ENDPOINTS: endpoints, FLOOR_CACERT: pki.caFile, FLOOR_CERT: pki.clientCertFile, FLOOR_KEY: pki.clientKeyFile }, startFlags());
+export function startFloor(name: string, cluster: EtcdCluster): Promise<ServerChild> {
+  const { pki } = cluster;
+  if (!pki) throw new Error('the cluster has no TLS files');
+  return startScript(name, 'floor-server.ts', { FLOOR_ENDPOINTS: cluster.endpoints, FLOOR_CACERT: pki.caFile, FLOOR_CERT: pki.clientCertFile, FLOOR_KEY: pki.clientKeyFile }, startFlags());
 }
 
 /** A 200 answer as the bench keeps it: the body, and the headers a bare server must repeat to match it on the wire. */
