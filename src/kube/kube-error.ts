@@ -1,5 +1,6 @@
 import { ApiException } from '@kubernetes/client-node';
 import type { ProbeError } from '../probe/outcome.ts';
+import { sanitisePeerText, statusMessageOf } from './peer-text.ts';
 
 /** What went wrong talking to the Kubernetes API, in the terms an operator acts on. */
 export type KubeErrorKind =
@@ -26,18 +27,6 @@ export class KubeError extends Error {
   }
 }
 
-function statusMessage(body: unknown): string | null {
-  if (typeof body === 'string') {
-    try {
-      return statusMessage(JSON.parse(body));
-    } catch {
-      return body.trim().slice(0, 300) || null;
-    }
-  }
-  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message;
-  return null;
-}
-
 function causeCode(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
@@ -55,7 +44,8 @@ function causeMessage(error: unknown): string {
     message = current.message;
     current = current.cause;
   }
-  return message;
+  // A TLS failure's text can quote the peer's certificate (its names): bounded like any peer text.
+  return sanitisePeerText(message);
 }
 
 /** Turns whatever client-node threw into a KubeError: HTTP status, network failure, TLS, or our own deadline. */
@@ -65,7 +55,8 @@ export function describeKubeFailure(error: unknown, what: string, server: string
     return new KubeError('timeout', `${what}: no answer from the API server ${server} within ${timedOutAfterMs}ms`);
   }
   if (error instanceof ApiException) {
-    const detail = statusMessage(error.body) ?? `HTTP ${error.code}`;
+    // Only a Status message, capped and sanitised: the body is the peer's (a tenant's server in fleet mode).
+    const detail = statusMessageOf(error.body, error.code);
     const kind: KubeErrorKind =
       error.code === 401 ? 'unauthorized' : error.code === 403 ? 'forbidden' : error.code === 404 ? 'not-found' : 'error';
     return new KubeError(kind, `${what}: ${detail} (HTTP ${error.code} from ${server})`, error.code);
