@@ -141,6 +141,16 @@ export class KubeConnection {
     return items.map(toCapiClusterFacts).filter((c) => c !== null);
   }
 
+  /** Reads one Cluster API Cluster (RBAC `get` on that Cluster); null when its name is not what Kubernetes allows. */
+  async readCapiCluster(namespace: string, name: string, timeoutMs: number): Promise<CapiClusterFacts | null> {
+    this.#custom ??= this.config.makeApiClient(CustomObjectsApi);
+    const custom = this.#custom;
+    const object: unknown = await this.#call(`read clusters.cluster.x-k8s.io ${namespace}/${name}`, timeoutMs, (o) =>
+      custom.getNamespacedCustomObject({ group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'clusters', namespace, name }, o),
+    );
+    return toCapiClusterFacts(object);
+  }
+
   async #call<T>(what: string, timeoutMs: number, run: (options: object) => Promise<T>, accept?: string): Promise<T> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);

@@ -12,6 +12,7 @@ export type KubeErrorKind =
   | 'unauthorized'
   | 'forbidden'
   | 'not-found'
+  | 'not-allowed'
   | 'error';
 
 /** A failed Kubernetes API call (or kubeconfig), its kind, and a message that names the call and the server. */
@@ -72,8 +73,9 @@ export function describeKubeFailure(error: unknown, what: string, server: string
   return new KubeError('error', `${what}: ${detail}`);
 }
 
-/** The ProbeError a Kubernetes API failure becomes: unreachable (network, deadline, TLS) or refused (answered no). */
+/** The ProbeError a Kubernetes API failure becomes: unreachable (network, deadline, TLS), refused (answered no), or not allowed (never dialled). */
 export function kubeProbeError(error: KubeError): ProbeError {
+  if (error.kind === 'not-allowed') return { code: 'KUBE_API_NOT_ALLOWED', message: error.message, layer: 'kube-api' };
   const unreachable = error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'tls';
   return { code: unreachable ? 'KUBE_API_UNREACHABLE' : 'KUBE_API_REFUSED', message: error.message, layer: 'kube-api' };
 }

@@ -7,6 +7,7 @@ import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
+import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
 import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
 import { capiManagementRules, workloadProbeRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { get } from '../helpers/http.ts';
@@ -301,8 +302,10 @@ describe('Cluster API mode', () => {
   const NAME = 'workload-1';
 
   beforeAll(async () => {
-    api = await FakeKubeApiServer.start();
+    api = await FakeKubeApiServer.start({ clusterApi: true });
     seedWorkload();
+    // The Cluster whose spec.controlPlaneEndpoint the kubeconfig Secret must name (the stand-in itself).
+    api.upsertCapiCluster(capiCluster(NAMESPACE, NAME, { controlPlaneEndpoint: { host: '127.0.0.1', port: api.port } }));
   });
   afterAll(async () => {
     await api.close();

@@ -5,6 +5,7 @@ import { parse, stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, type TestCa } from '../fixtures/certs.ts';
 import { capiManagementRules } from '../fixtures/fake-kube-apiserver/auth.ts';
+import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
 import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
 import { get } from '../helpers/http.ts';
@@ -26,8 +27,10 @@ let dir: string;
 let service: RunningService | null = null;
 
 beforeAll(async () => {
-  api = await FakeKubeApiServer.start();
+  api = await FakeKubeApiServer.start({ clusterApi: true });
   etcdCa = await makeCa('workload etcd CA');
+  // The Cluster whose spec.controlPlaneEndpoint the kubeconfig Secret must name (the stand-in itself).
+  api.upsertCapiCluster(capiCluster(NAMESPACE, NAME, { controlPlaneEndpoint: { host: '127.0.0.1', port: api.port } }));
   dir = mkdtempSync(join(tmpdir(), 'etcd-probe-secret-kubeconfig-'));
 });
 
