@@ -74,7 +74,7 @@ export class CapiAccess implements WorkloadAccess {
     const tls = unchanged ? previous.tls : await this.#readEtcdSecret(etcdVersion, timeoutMs, now);
     this.#readAt = now;
 
-    const connection = !connectionChanged && previous ? previous.connection : new KubeConnection(config);
+    const connection = !connectionChanged && previous ? previous.connection : new KubeConnection(config, { tenant: true });
     this.#kubeconfigText = kubeconfigText;
     const tlsChanged = !previous || previous.tls !== tls;
     this.#current = connectionChanged || tlsChanged ? { connection, tls, generation: (previous?.generation ?? 0) + 1 } : previous;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import type { InClusterAccess } from '../config/config.ts';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
-import { apiDispatcher } from './api-dispatcher.ts';
+import { apiDispatcher, tenantApiDispatcher } from './api-dispatcher.ts';
 import { toCapiClusterFacts, type CapiClusterFacts } from './capi-cluster-facts.ts';
 import { isMirrorPod, nodeAddresses, toNodeFacts, toPodFacts } from './convert.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
@@ -78,11 +78,14 @@ export interface ListedNode {
  */
 export class KubeConnection {
   readonly config: KubeConfig;
+  /** Whether someone else wrote the kubeconfig (a Secret's): its requests go only to its server (tenantApiDispatcher). */
+  readonly tenant: boolean;
   readonly #api: CoreV1Api;
   #custom: CustomObjectsApi | null = null;
 
-  constructor(config: KubeConfig) {
+  constructor(config: KubeConfig, options: { readonly tenant?: boolean } = {}) {
     this.config = config;
+    this.tenant = options.tenant ?? false;
     this.#api = config.makeApiClient(CoreV1Api);
   }
 
@@ -160,7 +163,7 @@ export class KubeConnection {
       if (accept) context.setHeaderParam('Accept', accept);
       const own = context.getDispatcher() as unknown as { close(): Promise<void> } | undefined;
       if (own) dispatchers.push(own);
-      const shared = await apiDispatcher(this.config);
+      const shared = this.tenant ? await tenantApiDispatcher(this.config) : await apiDispatcher(this.config);
       if (shared) {
         dispatchers.push(shared);
         context.setDispatcher(shared as unknown as Parameters<RequestContext['setDispatcher']>[0]);

@@ -64,6 +64,12 @@ export function describeKubeFailure(error: unknown, what: string, server: string
   }
   const code = causeCode(error);
   const detail = causeMessage(error);
+  if (code === 'ERR_ETCD_PROBE_NOT_ALLOWED') {
+    return new KubeError('not-allowed', `${what}: the API server ${server} redirected the request to another address, which is not followed (only the kubeconfig's server is connected to)`);
+  }
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+    return new KubeError('error', `${what}: the answer of the API server ${server} is larger than the service reads from it`);
+  }
   if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/.test(code)) {
     return new KubeError('tls', `${what}: TLS with the API server ${server} failed: ${detail}`);
   }

@@ -71,12 +71,12 @@ async function countingListener(): Promise<{ port: number; accepted: () => numbe
   return { port, accepted: () => accepted };
 }
 
-/** An HTTPS "API server" of the tenant's that answers every request with `status` and `body`. */
-async function answeringServer(status: number, body: string, contentType = 'application/json'): Promise<number> {
+/** An HTTPS "API server" of the tenant's that answers every request with `status`, `body` and `headers`. */
+async function answeringServer(status: number, body: string | Buffer, contentType = 'application/json', headers: Record<string, string> = {}): Promise<number> {
   const leaf = quickLeaf(hostileCa, { commonName: 'tenant-api', server: true, ips: ['127.0.0.1'] });
   const { port } = await listen(
     createHttpsServer({ cert: leaf.cert, key: leaf.key }, (_req, res) => {
-      res.writeHead(status, { 'content-type': contentType });
+      res.writeHead(status, { 'content-type': contentType, ...headers });
       res.end(body);
     }),
   );
@@ -120,6 +120,25 @@ describe("a Cluster API kubeconfig Secret is held to the Cluster's controlPlaneE
     expect(elsewhere.accepted()).toBe(0);
     // The Cluster was read with get on it alone (the RBAC capiManagementRules grants).
     expect(api.requests.some((r) => r.path === `/apis/cluster.x-k8s.io/v1beta1/namespaces/${NAMESPACE}/clusters/${NAME}` && r.status === 200)).toBe(true);
+  });
+});
+
+describe('the API server at the endpoint cannot send the requests on', () => {
+  it('follows no redirect to another address: KUBE_API_NOT_ALLOWED, and no connection is made there', async () => {
+    const elsewhere = await countingListener();
+    const port = await answeringServer(302, '', 'text/plain', { location: `https://127.0.0.1:${elsewhere.port}/api/v1/nodes` });
+    const s = await capiService({ server: `https://127.0.0.1:${port}`, caPem: hostileCa.cert, endpointPort: port });
+    const body = await health(s);
+    expect(body.reasons.map((r) => r.code)).toContain('KUBE_API_NOT_ALLOWED');
+    expect(body.reasons.find((r) => r.code === 'KUBE_API_NOT_ALLOWED')?.message).toContain(`the API server https://127.0.0.1:${port} redirected the request to another address, which is not followed`);
+    expect(elsewhere.accepted()).toBe(0);
+  });
+
+  it('reads at most 2 MiB of an answer', async () => {
+    const port = await answeringServer(200, Buffer.alloc(3 * 1024 * 1024, 0x20));
+    const s = await capiService({ server: `https://127.0.0.1:${port}`, caPem: hostileCa.cert, endpointPort: port });
+    const body = await health(s);
+    expect(body.reasons.find((r) => r.code.startsWith('KUBE_API'))?.message).toContain('is larger than the service reads from it');
   });
 });
 
