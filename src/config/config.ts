@@ -132,6 +132,8 @@ export interface Config {
   readonly capiCluster: CapiTarget | null;
   /** A Cluster API fleet: the label selector the Clusters must match; null: all of them. */
   readonly capiSelector: string | null;
+  /** Cluster API modes: CIDRs the service never connects to with a kubeconfig from a Secret (after DNS). */
+  readonly denyCidrs: readonly string[];
   /** The management cluster's kubeconfig; null: in-cluster. */
   readonly managementKubeconfig: KubeconfigRef | null;
   /** How old a control-plane node must be before it is NODE_WITHOUT_MEMBER. */

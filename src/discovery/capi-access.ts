@@ -1,6 +1,7 @@
 import { loadKubeConfig, KubeConnection } from '../kube/kube-connection.ts';
 import type { ApiEndpoint, CapiClusterRef } from '../config/config.ts';
 import { checkServerAgainstEndpoint } from '../kube/api-endpoint.ts';
+import type { DialGuard } from '../kube/dial-guard.ts';
 import { KubeError } from '../kube/kube-error.ts';
 import { mintClientCertificate, MintError, type MintedCertificate } from '../tls/mint-client-certificate.ts';
 import { pemEntry, tlsFromSecret } from './secret-tls.ts';
@@ -13,6 +14,8 @@ export interface CapiAccessOptions {
   readonly management: KubeConnection;
   /** The Cluster; its controlPlaneEndpoint when a listing gave it (else the Cluster is read for it). */
   readonly cluster: CapiClusterRef;
+  /** What the workload kubeconfig may not reach (ETCD_PROBE_DENY_CIDRS); null: no list. */
+  readonly dialGuard?: DialGuard | null;
   /** How often the secrets are re-read (a rotated CA or kubeconfig is picked up). */
   readonly refreshMs: number;
   /** Epoch ms. */
@@ -74,7 +77,7 @@ export class CapiAccess implements WorkloadAccess {
     const tls = unchanged ? previous.tls : await this.#readEtcdSecret(etcdVersion, timeoutMs, now);
     this.#readAt = now;
 
-    const connection = !connectionChanged && previous ? previous.connection : new KubeConnection(config, { tenant: true });
+    const connection = !connectionChanged && previous ? previous.connection : new KubeConnection(config, { tenant: true, guard: this.#options.dialGuard ?? null });
     this.#kubeconfigText = kubeconfigText;
     const tlsChanged = !previous || previous.tls !== tls;
     this.#current = connectionChanged || tlsChanged ? { connection, tls, generation: (previous?.generation ?? 0) + 1 } : previous;

@@ -5,6 +5,7 @@ import type { NodeFacts, PodFacts } from '../probe/observations.ts';
 import { apiDispatcher, tenantApiDispatcher } from './api-dispatcher.ts';
 import { toCapiClusterFacts, type CapiClusterFacts } from './capi-cluster-facts.ts';
 import { isMirrorPod, nodeAddresses, toNodeFacts, toPodFacts } from './convert.ts';
+import type { DialGuard } from './dial-guard.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
 import { parseKubeconfigYaml } from './kubeconfig-yaml.ts';
 import { kubeconfigFromSecret } from './secret-kubeconfig.ts';
@@ -80,12 +81,15 @@ export class KubeConnection {
   readonly config: KubeConfig;
   /** Whether someone else wrote the kubeconfig (a Secret's): its requests go only to its server (tenantApiDispatcher). */
   readonly tenant: boolean;
+  /** What a tenant's kubeconfig may not reach (ETCD_PROBE_DENY_CIDRS); null: no list. */
+  readonly guard: DialGuard | null;
   readonly #api: CoreV1Api;
   #custom: CustomObjectsApi | null = null;
 
-  constructor(config: KubeConfig, options: { readonly tenant?: boolean } = {}) {
+  constructor(config: KubeConfig, options: { readonly tenant?: boolean; readonly guard?: DialGuard | null } = {}) {
     this.config = config;
     this.tenant = options.tenant ?? false;
+    this.guard = options.guard ?? null;
     this.#api = config.makeApiClient(CoreV1Api);
   }
 
@@ -163,7 +167,7 @@ export class KubeConnection {
       if (accept) context.setHeaderParam('Accept', accept);
       const own = context.getDispatcher() as unknown as { close(): Promise<void> } | undefined;
       if (own) dispatchers.push(own);
-      const shared = this.tenant ? await tenantApiDispatcher(this.config) : await apiDispatcher(this.config);
+      const shared = this.tenant ? await tenantApiDispatcher(this.config, this.guard) : await apiDispatcher(this.config);
       if (shared) {
         dispatchers.push(shared);
         context.setDispatcher(shared as unknown as Parameters<RequestContext['setDispatcher']>[0]);

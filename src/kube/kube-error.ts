@@ -1,5 +1,6 @@
 import { ApiException } from '@kubernetes/client-node';
 import type { ProbeError } from '../probe/outcome.ts';
+import { DENIED_CODE } from './dial-guard.ts';
 import { sanitisePeerText, statusMessageOf } from './peer-text.ts';
 
 /** What went wrong talking to the Kubernetes API, in the terms an operator acts on. */
@@ -67,6 +68,7 @@ export function describeKubeFailure(error: unknown, what: string, server: string
   if (code === 'ERR_ETCD_PROBE_NOT_ALLOWED') {
     return new KubeError('not-allowed', `${what}: the API server ${server} redirected the request to another address, which is not followed (only the kubeconfig's server is connected to)`);
   }
+  if (code === DENIED_CODE) return new KubeError('not-allowed', `${what}: the API server ${server}: ${detail}`);
   if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
     return new KubeError('error', `${what}: the answer of the API server ${server} is larger than the service reads from it`);
   }

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { PortForward } from '@kubernetes/client-node';
 import WebSocket from 'ws';
 import { probeError, type ProbeError } from '../probe/outcome.ts';
+import { DENIED_CODE } from './dial-guard.ts';
 import type { KubeConnection } from './kube-connection.ts';
 import { sanitisePeerText, statusMessageOf } from './peer-text.ts';
 import { secureOver, TunnelSessions, type TunnelTls } from './tunnel-tls.ts';
@@ -66,7 +67,7 @@ export class PortForwardTunnel {
 
   constructor(options: TunnelOptions) {
     this.#options = options;
-    const connector = webSocketConnector(options.connection.config, (uri, opts) => this.#openWebSocket(uri, opts));
+    const connector = webSocketConnector(options.connection.config, (uri, opts) => this.#openWebSocket(uri, opts), options.connection.guard);
     this.#portForward = new PortForward(options.connection.config, true, connector);
     this.#server = createServer({ pauseOnConnect: true }, (socket) => this.#accept(socket));
     // mkdtemp makes the directory 0700: the socket in it is reachable by this user only.
@@ -238,6 +239,7 @@ export class PortForwardTunnel {
     const text = sanitisePeerText(error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error));
     const code = (error as { code?: string } | null)?.code ?? /E[A-Z]+/.exec(text)?.[0] ?? '';
     const server = this.#options.connection.server;
+    if (code === DENIED_CODE) return probeError('KUBE_API_NOT_ALLOWED', `the port-forward to the API server ${server} was not opened: ${text}`);
     if (/Opening handshake has timed out/.test(text)) {
       return probeError('KUBE_API_UNREACHABLE', `no answer from the API server ${server} to the port-forward within ${this.#options.timeoutMs}ms`);
     }

@@ -9,6 +9,7 @@ import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
 import { quickCa, quickLeaf, type QuickCa } from '../fixtures/fake-kube-apiserver/quick-pki.ts';
 import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
@@ -74,23 +75,27 @@ async function countingListener(): Promise<{ port: number; accepted: () => numbe
 /** An HTTPS "API server" of the tenant's that answers every request with `status`, `body` and `headers`. */
 async function answeringServer(status: number, body: string | Buffer, contentType = 'application/json', headers: Record<string, string> = {}): Promise<number> {
   const leaf = quickLeaf(hostileCa, { commonName: 'tenant-api', server: true, ips: ['127.0.0.1'] });
-  const { port } = await listen(
-    createHttpsServer({ cert: leaf.cert, key: leaf.key }, (_req, res) => {
-      res.writeHead(status, { 'content-type': contentType, ...headers });
-      res.end(body);
-    }),
-  );
+  const server = createHttpsServer({ cert: leaf.cert, key: leaf.key }, (_req, res) => {
+    res.writeHead(status, { 'content-type': contentType, ...headers });
+    res.end(body);
+  });
+  const { port } = await listen(server);
+  server.on('connection', () => connections.set(port, (connections.get(port) ?? 0) + 1));
   return port;
 }
 
-async function capiService(options: { server: string; caPem: string; endpointPort: number }): Promise<RunningService> {
-  api.upsertCapiCluster(capiCluster(NAMESPACE, NAME, { controlPlaneEndpoint: { host: '127.0.0.1', port: options.endpointPort } }));
+/** TCP connections accepted by each answering server, by port. */
+const connections = new Map<number, number>();
+
+async function capiService(options: { server: string; caPem: string; endpointPort: number; endpointHost?: string; env?: Record<string, string> }): Promise<RunningService> {
+  api.upsertCapiCluster(capiCluster(NAMESPACE, NAME, { controlPlaneEndpoint: { host: options.endpointHost ?? '127.0.0.1', port: options.endpointPort } }));
   api.upsertSecret(capiSecret(NAMESPACE, NAME, 'kubeconfig', { value: api.kubeconfig({ auth: 'token', server: options.server, caPem: options.caPem }) }));
   const etcdCa = quickCa('etcd');
   api.upsertSecret(capiSecret(NAMESPACE, NAME, 'etcd', { 'tls.crt': etcdCa.cert, 'tls.key': etcdCa.key }));
   const token = api.addUser('etcd-probe-management', capiManagementRules(NAMESPACE, NAME));
   service = await startService({
     ETCD_PROBE_CAPI_CLUSTER: `${NAMESPACE}/${NAME}`,
+    ...(options.env ?? allowingStandIn()),
     ETCD_PROBE_MANAGEMENT_KUBECONFIG: await api.writeKubeconfig(mkdtempSync(join(dir, 'management-')), { auth: 'token', token }),
     ETCD_PROBE_TIMEOUT: '1000ms',
     ETCD_PROBE_CACHE_TTL: '0s',
@@ -120,6 +125,20 @@ describe("a Cluster API kubeconfig Secret is held to the Cluster's controlPlaneE
     expect(elsewhere.accepted()).toBe(0);
     // The Cluster was read with get on it alone (the RBAC capiManagementRules grants).
     expect(api.requests.some((r) => r.path === `/apis/cluster.x-k8s.io/v1beta1/namespaces/${NAMESPACE}/clusters/${NAME}` && r.status === 200)).toBe(true);
+  });
+});
+
+describe('ETCD_PROBE_DENY_CIDRS (default: loopback, 0.0.0.0/8, ::, link-local)', () => {
+  it.each([
+    ['an address in a denied range', '127.0.0.1'],
+    ['a name that resolves into one (checked after DNS)', 'localhost'],
+  ])('refuses %s before connecting: KUBE_API_NOT_ALLOWED', async (_what, host) => {
+    const port = await answeringServer(200, '{"kind":"NodeList","items":[]}');
+    const s = await capiService({ server: `https://${host}:${port}`, caPem: hostileCa.cert, endpointPort: port, endpointHost: host, env: {} });
+    const body = await health(s);
+    const reason = body.reasons.find((r) => r.code === 'KUBE_API_NOT_ALLOWED');
+    expect(reason?.message).toContain('is in ETCD_PROBE_DENY_CIDRS: not connected to');
+    expect(connections.get(port) ?? 0).toBe(0);
   });
 });
 

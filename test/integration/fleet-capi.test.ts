@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { capiFleetRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { FakeFleet } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
+import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startFleet, type RunningFleet } from '../helpers/start-fleet.ts';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   fleet = await FakeFleet.start({ backends: [backend], clusters: 2, namespaces: ['team-a', 'team-b'] });
   dir = mkdtempSync(join(tmpdir(), 'etcd-probe-fleet-capi-'));
   const kubeconfig = await fleet.api.writeKubeconfig(dir, { auth: 'token', token: fleet.api.addUser('system:serviceaccount:monitoring:etcd-probe', capiFleetRules('*')) });
-  service = await startFleet({ ETCD_PROBE_CAPI_CLUSTER: '*', ETCD_PROBE_MANAGEMENT_KUBECONFIG: kubeconfig, ETCD_PROBE_FLEET_REFRESH: '1s', ETCD_PROBE_CACHE_TTL: '500ms' });
+  service = await startFleet({ ...allowingStandIn(), ETCD_PROBE_CAPI_CLUSTER: '*', ETCD_PROBE_MANAGEMENT_KUBECONFIG: kubeconfig, ETCD_PROBE_FLEET_REFRESH: '1s', ETCD_PROBE_CACHE_TTL: '500ms' });
 }, 120_000);
 
 afterAll(async () => {

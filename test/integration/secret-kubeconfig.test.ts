@@ -8,6 +8,7 @@ import { capiManagementRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
 import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
@@ -58,6 +59,7 @@ async function capiService(kubeconfig: string): Promise<RunningService> {
   const managementDir = mkdtempSync(join(dir, 'management-'));
   service = await startService({
     ETCD_PROBE_CAPI_CLUSTER: `${NAMESPACE}/${NAME}`,
+    ...allowingStandIn(),
     ETCD_PROBE_MANAGEMENT_KUBECONFIG: await api.writeKubeconfig(managementDir, { auth: 'token', token }),
     ETCD_PROBE_TIMEOUT: '1000ms',
     ETCD_PROBE_CACHE_TTL: '0s',

@@ -10,6 +10,7 @@ import { capiSecret, secret } from '../fixtures/fake-kube-apiserver/secrets.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { get } from '../helpers/http.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
 
@@ -70,6 +71,7 @@ async function capi(secrets: Record<string, Record<string, string>>): Promise<Ru
   const managementDir = mkdtempSync(join(dir, 'management-'));
   service = await startService({
     ETCD_PROBE_CAPI_CLUSTER: `${NAMESPACE}/${NAME}`,
+    ...allowingStandIn(),
     ETCD_PROBE_MANAGEMENT_KUBECONFIG: await api.writeKubeconfig(managementDir, { auth: 'cert' }),
     ETCD_PROBE_TIMEOUT: '1000ms',
     ETCD_PROBE_CACHE_TTL: '0s',
