@@ -98,6 +98,8 @@ export async function startRun(options: RunOptions): Promise<FleetRun> {
     const started = performance.now();
     service = await startService(`etcd-probe fleet ${options.clusters}`, await freePort(), {
       ETCD_PROBE_CAPI_CLUSTER: '*',
+      // The stand-in's workload API servers listen on 127.0.0.1: the default deny list without loopback.
+      ETCD_PROBE_DENY_CIDRS: '0.0.0.0/8,::/128,169.254.0.0/16,fe80::/10',
       ETCD_PROBE_MANAGEMENT_KUBECONFIG: kubeconfig,
       ETCD_PROBE_FLEET_REFRESH: options.refresh,
       ...(options.shard ? { ETCD_PROBE_SHARD: options.shard } : {}),

@@ -31,6 +31,21 @@ export interface ObjectRef {
   readonly name: string;
 }
 
+/** A host and port an API server is reached at (a Cluster's `spec.controlPlaneEndpoint`); host lowercase, IPv6 without brackets. */
+export interface ApiEndpoint {
+  readonly host: string;
+  readonly port: number;
+}
+
+/**
+ * One Cluster API Cluster. `controlPlaneEndpoint` is what its listing said (a fleet's entry; null: the
+ * Cluster has none); absent when only the name is known (ETCD_PROBE_CAPI_CLUSTER=<namespace>/<name>), and
+ * the Cluster is then read for it.
+ */
+export interface CapiClusterRef extends ObjectRef {
+  readonly controlPlaneEndpoint?: ApiEndpoint | null;
+}
+
 /** Every Cluster API Cluster in the management cluster (`*`), or in one namespace (`<namespace>/*`). */
 export interface CapiFleetRef {
   readonly fleet: true;
@@ -39,7 +54,7 @@ export interface CapiFleetRef {
 }
 
 /** ETCD_PROBE_CAPI_CLUSTER: one Cluster, or a fleet of them. */
-export type CapiTarget = ObjectRef | CapiFleetRef;
+export type CapiTarget = CapiClusterRef | CapiFleetRef;
 
 /** Whether a Cluster API target names a fleet rather than one Cluster. */
 export function isCapiFleet(target: CapiTarget | null): target is CapiFleetRef {
@@ -117,6 +132,8 @@ export interface Config {
   readonly capiCluster: CapiTarget | null;
   /** A Cluster API fleet: the label selector the Clusters must match; null: all of them. */
   readonly capiSelector: string | null;
+  /** Cluster API modes: CIDRs the service never connects to with a kubeconfig from a Secret (after DNS). */
+  readonly denyCidrs: readonly string[];
   /** The management cluster's kubeconfig; null: in-cluster. */
   readonly managementKubeconfig: KubeconfigRef | null;
   /** How old a control-plane node must be before it is NODE_WITHOUT_MEMBER. */

@@ -1,6 +1,9 @@
 import { CONNECTS } from './config.ts';
 import type { SettingGroup } from './setting.ts';
-import { parseCapiTarget, parseDuration, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
+import { parseCapiTarget, parseCidrList, parseDuration, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
+
+/** What a tenant's kubeconfig may never reach: this host, "this network", and link-local (169.254.169.254 is cloud metadata). */
+export const DEFAULT_DENY_CIDRS = '127.0.0.0/8,::1/128,0.0.0.0/8,::/128,169.254.0.0/16,fe80::/10';
 
 /** The settings of the Kubernetes modes (kubeconfig and Cluster API), in help order. */
 export const KUBE_SETTINGS = {
@@ -56,6 +59,14 @@ export const KUBE_SETTINGS = {
     absent: null,
     help: 'Cluster API fleet (ETCD_PROBE_CAPI_CLUSTER=* or namespace/*): the label selector the Clusters must match',
     parse: parseLabelSelector,
+  },
+  denyCidrs: {
+    key: 'denyCidrs',
+    env: 'ETCD_PROBE_DENY_CIDRS',
+    flag: 'deny-cidrs',
+    fallback: DEFAULT_DENY_CIDRS,
+    help: "Cluster API mode: comma-separated CIDRs never connected to with a workload kubeconfig from a Secret, checked after DNS (none: no list); the default denies loopback, 0.0.0.0/8, :: and link-local (cloud metadata)",
+    parse: parseCidrList,
   },
   managementKubeconfig: {
     key: 'managementKubeconfig',

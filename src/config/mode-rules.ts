@@ -69,6 +69,9 @@ function fleetConflicts(values: Settings, sources: Sources): ConfigError[] {
       if (source) errors.push(new ConfigError(source, `cannot be combined with ${file}: each cluster of the clusters file names how it is reached`));
     }
   }
+  const deny = sources.denyCidrs;
+  // The operator's own kubeconfigs (static and kubeconfig modes) are configuration: nothing to deny there.
+  if (deny && !values.capiCluster && !values.clustersFile) errors.push(new ConfigError(deny, 'applies only to Cluster API mode (ETCD_PROBE_CAPI_CLUSTER, or a clusters file with Cluster API clusters)'));
   const selector = sources.capiSelector;
   if (selector && !isCapiFleet(values.capiCluster)) errors.push(new ConfigError(selector, 'applies only to a Cluster API fleet (ETCD_PROBE_CAPI_CLUSTER=* or namespace/*)'));
   if (!isFleet(values)) {

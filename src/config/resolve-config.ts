@@ -94,6 +94,7 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     tlsSecret: decode('tlsSecret'),
     capiCluster: decode('capiCluster'),
     capiSelector: decode('capiSelector'),
+    denyCidrs: decode('denyCidrs'),
     managementKubeconfig: decode('managementKubeconfig'),
     nodeGraceMs: decode('nodeGraceMs'),
     clustersFile: decode('clustersFile'),

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { CapiTarget, KubeconfigRef, ObjectRef, ShardRef } from './config.ts';
 import { ValueProblem } from './config-error.ts';
 import type { ListenAddress } from './config.ts';
@@ -198,6 +199,24 @@ export function parseLabelSelector(raw: string): string {
   const bad = value.split(',').find((t) => !term.test(t.trim()));
   if (value === '' || bad !== undefined) throw new ValueProblem(`'${raw}' is not a label selector (e.g. node-role.kubernetes.io/control-plane)`);
   return value;
+}
+
+/**
+ * Parses a comma-separated list of CIDRs (`address/prefix`, IPv4 or IPv6), or `none` for an empty list.
+ * Each is kept as written, normalised by the address parser.
+ */
+export function parseCidrList(raw: string): string[] {
+  const value = raw.trim();
+  if (value === 'none') return [];
+  const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (items.length === 0) throw new ValueProblem(`no CIDR given (e.g. 127.0.0.0/8,::1/128, or none)`);
+  return items.map((item) => {
+    const match = /^([^/]+)\/(\d{1,3})$/.exec(item);
+    const family = match ? isIP(match[1] as string) : 0;
+    const prefix = match ? Number(match[2]) : -1;
+    if (!match || family === 0 || prefix > (family === 4 ? 32 : 128)) throw new ValueProblem(`'${item}' is not a CIDR (address/prefix, e.g. 169.254.0.0/16 or fe80::/10)`);
+    return `${(match[1] as string).toLowerCase()}/${prefix}`;
+  });
 }
 
 /** Parses a comma-separated list of route paths, each one of known (e.g. `/members,/alarms`). */

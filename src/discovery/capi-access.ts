@@ -1,7 +1,9 @@
 import { loadKubeConfig, KubeConnection } from '../kube/kube-connection.ts';
+import type { ApiEndpoint, CapiClusterRef } from '../config/config.ts';
+import { checkServerAgainstEndpoint } from '../kube/api-endpoint.ts';
+import type { DialGuard } from '../kube/dial-guard.ts';
 import { KubeError } from '../kube/kube-error.ts';
 import { mintClientCertificate, MintError, type MintedCertificate } from '../tls/mint-client-certificate.ts';
-import type { SecretRef } from './kubeconfig-access.ts';
 import { pemEntry, tlsFromSecret } from './secret-tls.ts';
 import { sameTls, type TlsMaterial } from '../tls/tls-files.ts';
 import type { WorkloadAccess, WorkloadCredentials } from './workload-access.ts';
@@ -10,7 +12,10 @@ import type { WorkloadAccess, WorkloadCredentials } from './workload-access.ts';
 export interface CapiAccessOptions {
   /** The management cluster, where the Cluster and its secrets live. */
   readonly management: KubeConnection;
-  readonly cluster: SecretRef;
+  /** The Cluster; its controlPlaneEndpoint when a listing gave it (else the Cluster is read for it). */
+  readonly cluster: CapiClusterRef;
+  /** What the workload kubeconfig may not reach (ETCD_PROBE_DENY_CIDRS); null: no list. */
+  readonly dialGuard?: DialGuard | null;
   /** How often the secrets are re-read (a rotated CA or kubeconfig is picked up). */
   readonly refreshMs: number;
   /** Epoch ms. */
@@ -26,6 +31,8 @@ export const MINTED_COMMON_NAME = 'etcd-probe';
  * before it expires. Without the CA key (external etcd), `<name>-apiserver-etcd-client` is used instead.
  * The CA key is fetched only when a certificate may have to be minted (none yet, renewal due, or the
  * Secret changed, which is noticed from its metadata alone), and its bytes are zeroed once used.
+ * The kubeconfig's server must be the Cluster's spec.controlPlaneEndpoint (api-endpoint.ts): a Secret
+ * naming any other address is not used, and nothing is sent there.
  */
 export class CapiAccess implements WorkloadAccess {
   readonly #options: CapiAccessOptions;
@@ -50,28 +57,39 @@ export class CapiAccess implements WorkloadAccess {
     if (this.#current && !renew && now - this.#readAt < this.#options.refreshMs) return this.#current;
     const { namespace, name } = this.#options.cluster;
     const management = this.#options.management;
-    const [kubeconfigData, etcdVersion] = await Promise.all([
+    const [kubeconfigData, etcdVersion, endpoint] = await Promise.all([
       management.readSecret(namespace, `${name}-kubeconfig`, timeoutMs),
       management.readSecretVersion(namespace, `${name}-etcd`, timeoutMs),
+      this.#endpoint(timeoutMs),
     ]);
     const kubeconfigText = kubeconfigData.get('value')?.toString('utf8');
     if (!kubeconfigText) throw new KubeError('invalid-secret', `secret ${namespace}/${name}-kubeconfig: key value is missing or empty`);
+    const label = `secret ${namespace}/${name}-kubeconfig`;
     const previous = this.#current;
+    const connectionChanged = kubeconfigText !== this.#kubeconfigText;
+    const config = !connectionChanged && previous ? previous.connection.config : loadKubeConfig({ kind: 'secret', text: kubeconfigText, label });
+    // Checked every time (the Cluster's endpoint may have changed too), before anything is minted or dialled.
+    // A mismatch keeps nothing of the Secret: the round reports it, and the next one reads again.
+    checkServerAgainstEndpoint(config.getCurrentCluster()?.server ?? '', endpoint, this.cluster, label);
     // A minted certificate stands while <name>-etcd is unchanged (by its version) and not due; without
     // the CA key (external etcd) there is nothing to mint, and the client Secret is re-read every time.
     const unchanged = previous !== null && !renew && this.#minted !== null && etcdVersion !== '' && etcdVersion === this.#etcdVersion;
     const tls = unchanged ? previous.tls : await this.#readEtcdSecret(etcdVersion, timeoutMs, now);
     this.#readAt = now;
 
-    const connectionChanged = kubeconfigText !== this.#kubeconfigText;
-    const connection =
-      !connectionChanged && previous
-        ? previous.connection
-        : new KubeConnection(loadKubeConfig({ kind: 'secret', text: kubeconfigText, label: `secret ${namespace}/${name}-kubeconfig` }));
+    const connection = !connectionChanged && previous ? previous.connection : new KubeConnection(config, { tenant: true, guard: this.#options.dialGuard ?? null });
     this.#kubeconfigText = kubeconfigText;
     const tlsChanged = !previous || previous.tls !== tls;
     this.#current = connectionChanged || tlsChanged ? { connection, tls, generation: (previous?.generation ?? 0) + 1 } : previous;
     return this.#current;
+  }
+
+  /** The Cluster's controlPlaneEndpoint: as listed (fleet), else read from the Cluster each time the Secrets are. */
+  async #endpoint(timeoutMs: number): Promise<ApiEndpoint | null> {
+    const { cluster, management } = this.#options;
+    if (cluster.controlPlaneEndpoint !== undefined) return cluster.controlPlaneEndpoint;
+    const facts = await management.readCapiCluster(cluster.namespace, cluster.name, timeoutMs);
+    return facts?.controlPlaneEndpoint ?? null;
   }
 
   async #readEtcdSecret(version: string, timeoutMs: number, now: number): Promise<TlsMaterial> {

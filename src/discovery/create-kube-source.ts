@@ -1,5 +1,6 @@
 import { isCapiFleet, type InClusterAccess, type KubeconfigRef } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
+import { DialGuard } from '../kube/dial-guard.ts';
 import { KubeConnection, loadKubeConfig } from '../kube/kube-connection.ts';
 import { KubeError } from '../kube/kube-error.ts';
 import { CapiAccess } from './capi-access.ts';
@@ -35,7 +36,7 @@ export function createKubeSource(inputs: SourceInputs): DiscoveredSource {
   if (isCapiFleet(config.capiCluster)) throw new Error('a Cluster API fleet is probed one Cluster at a time (fleet/), not by one source');
   if (config.capiCluster) {
     const management = inputs.management ?? connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG', inputs.inCluster ?? null);
-    const access = new CapiAccess({ management, cluster: config.capiCluster, refreshMs, now });
+    const access = new CapiAccess({ management, cluster: config.capiCluster, refreshMs, now, dialGuard: new DialGuard(config.denyCidrs) });
     return new KubeSource({ ...base, mode: 'capi', access, transport: 'port-forward' });
   }
   if (!config.kubeconfig) throw new Error('createKubeSource needs ETCD_PROBE_KUBECONFIG or ETCD_PROBE_CAPI_CLUSTER');

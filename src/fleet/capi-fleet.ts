@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { CapiFleetRef, Config, InClusterAccess } from '../config/config.ts';
+import { endpointText } from '../kube/api-endpoint.ts';
 import type { CapiClusterFacts } from '../kube/capi-cluster-facts.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
 import type { Fleet } from './fleet.ts';
@@ -21,17 +22,21 @@ export function waitingReason(cluster: CapiClusterFacts): string | null {
   return null;
 }
 
-/** The fleet entries of listed Clusters: each probed with the process's settings and its own `namespace/name`. */
+/**
+ * The fleet entries of listed Clusters: each probed with the process's settings, its own `namespace/name`
+ * and the controlPlaneEndpoint its kubeconfig must name (a changed endpoint rebuilds the entry).
+ */
 export function capiEntries(clusters: readonly CapiClusterFacts[], base: Config, inCluster: InClusterAccess | null): ClusterEntry[] {
   return clusters.map((c) => {
     const waiting = waitingReason(c);
+    const endpoint = c.controlPlaneEndpoint;
     return {
       name: `${c.namespace}/${c.name}`,
-      config: Object.freeze({ ...base, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name }) }),
+      config: Object.freeze({ ...base, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name, controlPlaneEndpoint: endpoint }) }),
       tls: { ca: null, cert: null, key: null },
       inCluster,
       waiting,
-      revision: waiting ?? 'probed',
+      revision: waiting ?? `probed ${endpoint ? endpointText(endpoint) : 'no endpoint'}`,
     };
   });
 }

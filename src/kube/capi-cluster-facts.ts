@@ -1,3 +1,6 @@
+import type { ApiEndpoint } from '../config/config.ts';
+import { toApiEndpoint } from './api-endpoint.ts';
+
 /** A Cluster API `Cluster` as fleet mode needs it: which one, and whether to probe it now. */
 export interface CapiClusterFacts {
   readonly namespace: string;
@@ -10,6 +13,8 @@ export interface CapiClusterFacts {
   readonly phase: string;
   /** status.controlPlaneReady (v1beta1) or status.initialization.controlPlaneInitialized (v1beta2). */
   readonly controlPlaneReady: boolean;
+  /** spec.controlPlaneEndpoint, which the kubeconfig Secret's server must name; null: none, or not a valid host and port. */
+  readonly controlPlaneEndpoint: ApiEndpoint | null;
 }
 
 const PHASES = ['Pending', 'Provisioning', 'Provisioned', 'Deleting', 'Failed'];
@@ -40,5 +45,6 @@ export function toCapiClusterFacts(object: unknown): CapiClusterFacts | null {
     deleting: typeof metadata.deletionTimestamp === 'string' && metadata.deletionTimestamp !== '',
     phase,
     controlPlaneReady: status.controlPlaneReady === true || record(status.initialization).controlPlaneInitialized === true,
+    controlPlaneEndpoint: toApiEndpoint(spec.controlPlaneEndpoint),
   };
 }

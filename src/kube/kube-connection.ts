@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, Observable, type RequestContext, type ResponseContext, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import type { InClusterAccess } from '../config/config.ts';
 import type { NodeFacts, PodFacts } from '../probe/observations.ts';
-import { apiDispatcher } from './api-dispatcher.ts';
+import { apiDispatcher, tenantApiDispatcher } from './api-dispatcher.ts';
 import { toCapiClusterFacts, type CapiClusterFacts } from './capi-cluster-facts.ts';
 import { isMirrorPod, nodeAddresses, toNodeFacts, toPodFacts } from './convert.ts';
+import type { DialGuard } from './dial-guard.ts';
 import { describeKubeFailure, KubeError } from './kube-error.ts';
 import { parseKubeconfigYaml } from './kubeconfig-yaml.ts';
 import { kubeconfigFromSecret } from './secret-kubeconfig.ts';
@@ -78,11 +79,17 @@ export interface ListedNode {
  */
 export class KubeConnection {
   readonly config: KubeConfig;
+  /** Whether someone else wrote the kubeconfig (a Secret's): its requests go only to its server (tenantApiDispatcher). */
+  readonly tenant: boolean;
+  /** What a tenant's kubeconfig may not reach (ETCD_PROBE_DENY_CIDRS); null: no list. */
+  readonly guard: DialGuard | null;
   readonly #api: CoreV1Api;
   #custom: CustomObjectsApi | null = null;
 
-  constructor(config: KubeConfig) {
+  constructor(config: KubeConfig, options: { readonly tenant?: boolean; readonly guard?: DialGuard | null } = {}) {
     this.config = config;
+    this.tenant = options.tenant ?? false;
+    this.guard = options.guard ?? null;
     this.#api = config.makeApiClient(CoreV1Api);
   }
 
@@ -141,6 +148,16 @@ export class KubeConnection {
     return items.map(toCapiClusterFacts).filter((c) => c !== null);
   }
 
+  /** Reads one Cluster API Cluster (RBAC `get` on that Cluster); null when its name is not what Kubernetes allows. */
+  async readCapiCluster(namespace: string, name: string, timeoutMs: number): Promise<CapiClusterFacts | null> {
+    this.#custom ??= this.config.makeApiClient(CustomObjectsApi);
+    const custom = this.#custom;
+    const object: unknown = await this.#call(`read clusters.cluster.x-k8s.io ${namespace}/${name}`, timeoutMs, (o) =>
+      custom.getNamespacedCustomObject({ group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'clusters', namespace, name }, o),
+    );
+    return toCapiClusterFacts(object);
+  }
+
   async #call<T>(what: string, timeoutMs: number, run: (options: object) => Promise<T>, accept?: string): Promise<T> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
@@ -150,7 +167,7 @@ export class KubeConnection {
       if (accept) context.setHeaderParam('Accept', accept);
       const own = context.getDispatcher() as unknown as { close(): Promise<void> } | undefined;
       if (own) dispatchers.push(own);
-      const shared = await apiDispatcher(this.config);
+      const shared = this.tenant ? await tenantApiDispatcher(this.config, this.guard) : await apiDispatcher(this.config);
       if (shared) {
         dispatchers.push(shared);
         context.setDispatcher(shared as unknown as Parameters<RequestContext['setDispatcher']>[0]);

@@ -1,5 +1,7 @@
 import { ApiException } from '@kubernetes/client-node';
 import type { ProbeError } from '../probe/outcome.ts';
+import { DENIED_CODE } from './dial-guard.ts';
+import { sanitisePeerText, statusMessageOf } from './peer-text.ts';
 
 /** What went wrong talking to the Kubernetes API, in the terms an operator acts on. */
 export type KubeErrorKind =
@@ -11,6 +13,7 @@ export type KubeErrorKind =
   | 'unauthorized'
   | 'forbidden'
   | 'not-found'
+  | 'not-allowed'
   | 'error';
 
 /** A failed Kubernetes API call (or kubeconfig), its kind, and a message that names the call and the server. */
@@ -24,18 +27,6 @@ export class KubeError extends Error {
     this.kind = kind;
     this.status = status;
   }
-}
-
-function statusMessage(body: unknown): string | null {
-  if (typeof body === 'string') {
-    try {
-      return statusMessage(JSON.parse(body));
-    } catch {
-      return body.trim().slice(0, 300) || null;
-    }
-  }
-  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message;
-  return null;
 }
 
 function causeCode(error: unknown): string | null {
@@ -55,7 +46,8 @@ function causeMessage(error: unknown): string {
     message = current.message;
     current = current.cause;
   }
-  return message;
+  // A TLS failure's text can quote the peer's certificate (its names): bounded like any peer text.
+  return sanitisePeerText(message);
 }
 
 /** Turns whatever client-node threw into a KubeError: HTTP status, network failure, TLS, or our own deadline. */
@@ -65,13 +57,21 @@ export function describeKubeFailure(error: unknown, what: string, server: string
     return new KubeError('timeout', `${what}: no answer from the API server ${server} within ${timedOutAfterMs}ms`);
   }
   if (error instanceof ApiException) {
-    const detail = statusMessage(error.body) ?? `HTTP ${error.code}`;
+    // Only a Status message, capped and sanitised: the body is the peer's (a tenant's server in fleet mode).
+    const detail = statusMessageOf(error.body, error.code);
     const kind: KubeErrorKind =
       error.code === 401 ? 'unauthorized' : error.code === 403 ? 'forbidden' : error.code === 404 ? 'not-found' : 'error';
     return new KubeError(kind, `${what}: ${detail} (HTTP ${error.code} from ${server})`, error.code);
   }
   const code = causeCode(error);
   const detail = causeMessage(error);
+  if (code === 'ERR_ETCD_PROBE_NOT_ALLOWED') {
+    return new KubeError('not-allowed', `${what}: the API server ${server} redirected the request to another address, which is not followed (only the kubeconfig's server is connected to)`);
+  }
+  if (code === DENIED_CODE) return new KubeError('not-allowed', `${what}: the API server ${server}: ${detail}`);
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+    return new KubeError('error', `${what}: the answer of the API server ${server} is larger than the service reads from it`);
+  }
   if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/.test(code)) {
     return new KubeError('tls', `${what}: TLS with the API server ${server} failed: ${detail}`);
   }
@@ -81,8 +81,9 @@ export function describeKubeFailure(error: unknown, what: string, server: string
   return new KubeError('error', `${what}: ${detail}`);
 }
 
-/** The ProbeError a Kubernetes API failure becomes: unreachable (network, deadline, TLS) or refused (answered no). */
+/** The ProbeError a Kubernetes API failure becomes: unreachable (network, deadline, TLS), refused (answered no), or not allowed (never dialled). */
 export function kubeProbeError(error: KubeError): ProbeError {
+  if (error.kind === 'not-allowed') return { code: 'KUBE_API_NOT_ALLOWED', message: error.message, layer: 'kube-api' };
   const unreachable = error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'tls';
   return { code: unreachable ? 'KUBE_API_UNREACHABLE' : 'KUBE_API_REFUSED', message: error.message, layer: 'kube-api' };
 }

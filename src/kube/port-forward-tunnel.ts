@@ -7,7 +7,9 @@ import type { IncomingMessage } from 'node:http';
 import { PortForward } from '@kubernetes/client-node';
 import WebSocket from 'ws';
 import { probeError, type ProbeError } from '../probe/outcome.ts';
+import { DENIED_CODE } from './dial-guard.ts';
 import type { KubeConnection } from './kube-connection.ts';
+import { sanitisePeerText, statusMessageOf } from './peer-text.ts';
 import { secureOver, TunnelSessions, type TunnelTls } from './tunnel-tls.ts';
 import { webSocketConnector } from './web-socket-connector.ts';
 
@@ -32,21 +34,14 @@ export interface TunnelFailure {
   readonly error: ProbeError;
 }
 
+/** The most bytes of an upgrade refusal's body read (a Status object is well under). */
 const MAX_ERROR_BODY = 4096;
+/** The largest WebSocket message accepted from the API server: ws's default is 100 MiB. */
+export const MAX_WEBSOCKET_PAYLOAD = 1024 * 1024;
 /** WebSocket close code for a connection lost without a close frame. */
 const ABNORMAL_CLOSURE = 1006;
 /** What ws says when #refused terminates a handshake it has already reported. */
 const REFUSAL_ABORT = /closed before the connection was established/;
-
-function statusMessageOf(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { message?: unknown };
-    if (typeof parsed.message === 'string') return parsed.message;
-  } catch {
-    // Not a Status object: show the text itself.
-  }
-  return body.trim().slice(0, 300) || 'no message';
-}
 
 /**
  * A local listener whose every connection is piped through the API server's port-forward to one pod's
@@ -72,7 +67,7 @@ export class PortForwardTunnel {
 
   constructor(options: TunnelOptions) {
     this.#options = options;
-    const connector = webSocketConnector(options.connection.config, (uri, opts) => this.#openWebSocket(uri, opts));
+    const connector = webSocketConnector(options.connection.config, (uri, opts) => this.#openWebSocket(uri, opts), options.connection.guard);
     this.#portForward = new PortForward(options.connection.config, true, connector);
     this.#server = createServer({ pauseOnConnect: true }, (socket) => this.#accept(socket));
     // mkdtemp makes the directory 0700: the socket in it is reachable by this user only.
@@ -150,7 +145,8 @@ export class PortForwardTunnel {
     const { namespace, pod, port } = this.#options;
     const kubeletErrors = new Writable({
       write: (chunk: Buffer, _encoding, done) => {
-        const text = chunk.toString('utf8').trim();
+        // The kubelet's (or a tenant's API server's) words: only a capped, sanitised prefix is kept.
+        const text = chunk.subarray(0, MAX_ERROR_BODY).toString('utf8').trim();
         if (text !== '') {
           this.#fail(this.#describeKubeletError(text));
           socket.destroy();
@@ -192,7 +188,7 @@ export class PortForwardTunnel {
   #openWebSocket(uri: string, opts: WebSocket.ClientOptions): WebSocket {
     // No permessage-deflate: a port-forward carries TLS (incompressible), and each compressing WebSocket would
     // hold zlib state (hundreds of KiB) for as long as the tunnel is open.
-    const ws = new WebSocket(uri, [PORT_FORWARD_PROTOCOL], { ...opts, handshakeTimeout: this.#options.timeoutMs, perMessageDeflate: false });
+    const ws = new WebSocket(uri, [PORT_FORWARD_PROTOCOL], { ...opts, handshakeTimeout: this.#options.timeoutMs, perMessageDeflate: false, maxPayload: MAX_WEBSOCKET_PAYLOAD });
     this.#webSockets.add(ws);
     ws.on('close', () => this.#webSockets.delete(ws));
     ws.on('error', () => {
@@ -212,7 +208,7 @@ export class PortForwardTunnel {
     response.on('error', () => {});
     const finish = () => {
       const status = response.statusCode ?? 0;
-      const message = statusMessageOf(body);
+      const message = statusMessageOf(body, status);
       const { namespace, pod } = this.#options;
       if (status === 401 || status === 403) {
         this.#fail(
@@ -240,9 +236,10 @@ export class PortForwardTunnel {
   }
 
   #describeConnectError(error: unknown): ProbeError {
-    const text = error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error);
+    const text = sanitisePeerText(error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error));
     const code = (error as { code?: string } | null)?.code ?? /E[A-Z]+/.exec(text)?.[0] ?? '';
     const server = this.#options.connection.server;
+    if (code === DENIED_CODE) return probeError('KUBE_API_NOT_ALLOWED', `the port-forward to the API server ${server} was not opened: ${text}`);
     if (/Opening handshake has timed out/.test(text)) {
       return probeError('KUBE_API_UNREACHABLE', `no answer from the API server ${server} to the port-forward within ${this.#options.timeoutMs}ms`);
     }
@@ -252,9 +249,10 @@ export class PortForwardTunnel {
     return probeError('KUBE_API_UNREACHABLE', `cannot reach the API server ${server} for the port-forward: ${text}`);
   }
 
-  #describeKubeletError(text: string): ProbeError {
+  #describeKubeletError(raw: string): ProbeError {
     const { pod, node, port } = this.#options;
-    if (/connection refused/.test(text)) {
+    const text = sanitisePeerText(raw);
+    if (/connection refused/.test(raw)) {
       return probeError('CONNECTION_REFUSED', `through the port-forward, nothing listens on ${pod}:${port} on node ${node} (is etcd running?): ${text}`);
     }
     return probeError('PORT_FORWARD_FAILED', `the kubelet on node ${node} failed the port-forward to ${pod}:${port}: ${text}`);

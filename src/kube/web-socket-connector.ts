@@ -2,6 +2,7 @@ import type { SecureContext } from 'node:tls';
 import type { ClientOptions } from 'ws';
 import type WebSocket from 'ws';
 import type { KubeConfig, PortForward } from '@kubernetes/client-node';
+import type { DialGuard } from './dial-guard.ts';
 import { sharedTlsContext } from './tls-context-cache.ts';
 
 /** What PortForward dials its WebSockets with (its public constructor's third parameter). */
@@ -14,7 +15,7 @@ export type WebSocketConnector = NonNullable<ConstructorParameters<typeof PortFo
  * WebSocket, so that its owner sets the handshake deadline and sees refusals. Only binary frames carry
  * port-forward data (channel byte first); anything else is ignored.
  */
-export function webSocketConnector(config: KubeConfig, open: (uri: string, options: ClientOptions) => WebSocket): WebSocketConnector {
+export function webSocketConnector(config: KubeConfig, open: (uri: string, options: ClientOptions) => WebSocket, guard: DialGuard | null = null): WebSocketConnector {
   return {
     async connect(path, _textHandler, binaryHandler) {
       const server = config.getCurrentCluster()?.server;
@@ -24,6 +25,11 @@ export function webSocketConnector(config: KubeConfig, open: (uri: string, optio
       const context = sharedTlsContext(config, options);
       if (context) (options as { secureContext?: SecureContext }).secureContext = context;
       const uri = `${server.replace(/^http/, 'ws')}${path}`;
+      if (guard) {
+        // An IP address in the URL is never looked up, so it is checked here; a name goes through the guard's lookup.
+        await guard.resolve(new URL(server).hostname);
+        (options as { lookup?: unknown }).lookup = guard.lookup;
+      }
       return new Promise((resolve, reject) => {
         const ws = open(uri, options);
         let opened = false;

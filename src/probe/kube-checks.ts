@@ -13,7 +13,7 @@ function minutes(ms: number): string {
 function judgeKubeApi(view: ClusterView): Reason[] {
   const kube = view.kube;
   if (!kube?.apiError) return [];
-  const code = kube.apiError.code === 'KUBE_API_REFUSED' ? 'KUBE_API_REFUSED' : 'KUBE_API_UNREACHABLE';
+  const code = kube.apiError.code === 'KUBE_API_REFUSED' || kube.apiError.code === 'KUBE_API_NOT_ALLOWED' ? kube.apiError.code : 'KUBE_API_UNREACHABLE';
   const stale = kube.nodes.length > 0 ? '; probing the last known members' : '';
   if (kube.transport === 'port-forward') {
     return [reason(code, `${kube.apiError.message} (every member is reached through it, so etcd's health is unknown${stale})`)];

@@ -30,6 +30,7 @@ export type ReasonCode =
   | 'DB_FRAGMENTED'
   | 'KUBE_API_UNREACHABLE'
   | 'KUBE_API_REFUSED'
+  | 'KUBE_API_NOT_ALLOWED'
   | 'MEMBER_WITHOUT_NODE'
   | 'NODE_WITHOUT_MEMBER'
   | 'ETCD_POD_NOT_READY';
@@ -183,6 +184,12 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
     severity: 'unhealthy',
     when: 'Kubernetes modes: the API server answered but refused (401/403, a missing Secret, a kubeconfig in a Secret that is malformed or uses a refused field); degraded in `direct` mode.',
     hint: 'The API server answered but refused: check the credentials and their RBAC (nodes get/list; pods get/list and pods/portforward create in kube-system; get on the named secrets) and that the named secrets exist.',
+  },
+  KUBE_API_NOT_ALLOWED: {
+    severity: 'unhealthy',
+    when: "Cluster API modes: the server of the Cluster's `<name>-kubeconfig` Secret is not its `spec.controlPlaneEndpoint` (host and port), or the Cluster has none; nothing was sent to that server, so etcd's health is unknown.",
+    why: "As KUBE_API_UNREACHABLE through a port-forward: etcd is reached only through that API server, so nothing this round tells whether the cluster has quorum. The kubeconfig is not used because whoever may write the Secret is not necessarily an operator: the service dials only the address the Cluster declares.",
+    hint: "Make the kubeconfig's server name the Cluster's spec.controlPlaneEndpoint (Cluster API writes it so; kubectl get cluster <name> -o jsonpath='{.spec.controlPlaneEndpoint}'), or find out who changed the Secret.",
   },
   MEMBER_WITHOUT_NODE: {
     severity: 'degraded',

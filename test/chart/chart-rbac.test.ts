@@ -103,13 +103,13 @@ const cases: { what: string; options: RenderOptions; expected: string[]; token: 
   {
     what: 'capi',
     options: { valuesFiles: [ciValues('capi-values.yaml')] },
-    expected: ['Role clusters core/secrets get [prod-eu1-kubeconfig,prod-eu1-etcd,prod-eu1-apiserver-etcd-client]'],
+    expected: ['Role clusters cluster.x-k8s.io/clusters get [prod-eu1]', 'Role clusters core/secrets get [prod-eu1-kubeconfig,prod-eu1-etcd,prod-eu1-apiserver-etcd-client]'],
     token: true,
   },
   {
     what: 'capi with port-forward (through the workload kubeconfig, not this service account)',
     options: { valuesFiles: [ciValues('capi-values.yaml')], set: { 'kube.connect': 'port-forward' } },
-    expected: ['Role clusters core/secrets get [prod-eu1-kubeconfig,prod-eu1-etcd,prod-eu1-apiserver-etcd-client]'],
+    expected: ['Role clusters cluster.x-k8s.io/clusters get [prod-eu1]', 'Role clusters core/secrets get [prod-eu1-kubeconfig,prod-eu1-etcd,prod-eu1-apiserver-etcd-client]'],
     token: true,
   },
   {

@@ -44,6 +44,7 @@ describe('resolveConfig: defaults', () => {
       flapWindowMs: 600_000,
       stallRounds: 3,
       capiSelector: null,
+      denyCidrs: ['127.0.0.0/8', '::1/128', '0.0.0.0/8', '::/128', '169.254.0.0/16', 'fe80::/10'],
       clustersFile: null,
       shard: { index: 0, count: 1 },
       fleetRefreshMs: 30_000,

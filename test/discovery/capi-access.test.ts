@@ -2,6 +2,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CapiAccess } from '../../src/discovery/capi-access.ts';
 import type { KubeConnection } from '../../src/kube/kube-connection.ts';
+import type { ApiEndpoint } from '../../src/config/config.ts';
 import { KubeError } from '../../src/kube/kube-error.ts';
 import { MINTED_VALIDITY_MS } from '../../src/tls/mint-client-certificate.ts';
 import { makeCa } from '../fixtures/certs.ts';
@@ -25,15 +26,21 @@ interface Management {
   connection: KubeConnection;
   /** Whole reads (data included), as `namespace/name`. */
   reads: string[];
+  /** Reads of the Cluster object, as `namespace/name`. */
+  clusterReads: string[];
   /** Metadata-only reads (resourceVersion), as `namespace/name`. */
   versionReads: string[];
   /** Every tls.key buffer handed out, to check that the access zeroed it. */
   keys: Buffer[];
 }
 
-/** A scripted management API; each secret's version is its content, as a resourceVersion changes with it. */
-function management(secrets: Map<string, Record<string, string>>): Management {
+/**
+ * A scripted management API; each secret's version is its content, as a resourceVersion changes with it.
+ * The Cluster's controlPlaneEndpoint follows the kubeconfig's server (as Cluster API writes them), or is fixed.
+ */
+function management(secrets: Map<string, Record<string, string>>, endpoint: 'follow' | ApiEndpoint | null = 'follow'): Management {
   const reads: string[] = [];
+  const clusterReads: string[] = [];
   const versionReads: string[] = [];
   const keys: Buffer[] = [];
   const missing = (namespace: string, name: string) =>
@@ -56,8 +63,15 @@ function management(secrets: Map<string, Record<string, string>>): Management {
       // not: two CAs of equal size made the same 'version' now and then).
       return createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 16);
     },
+    async readCapiCluster(namespace: string, name: string) {
+      clusterReads.push(`${namespace}/${name}`);
+      if (endpoint !== 'follow') return { namespace, name, controlPlaneEndpoint: endpoint };
+      const server = /server: '([^']*)'/.exec(secrets.get(`${name}-kubeconfig`)?.value ?? '')?.[1];
+      const url = server ? new URL(server) : null;
+      return { namespace, name, controlPlaneEndpoint: url ? { host: url.hostname, port: Number(url.port || 443) } : null };
+    },
   } as unknown as KubeConnection;
-  return { connection, reads, versionReads, keys };
+  return { connection, reads, clusterReads, versionReads, keys };
 }
 
 describe('CapiAccess', () => {
@@ -157,5 +171,60 @@ describe('CapiAccess', () => {
       const access = new CapiAccess({ management: management(secrets).connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: Date.now });
       await expect(access.resolve(DEADLINE_MS)).rejects.toThrow(message);
     }
+  });
+
+  describe("ties the kubeconfig's server to the Cluster's controlPlaneEndpoint (issue 25, hole 1)", () => {
+    const secretsFor = async (server: string) => {
+      const ca = await makeCa('etcd-ca');
+      return new Map<string, Record<string, string>>([
+        ['w1-kubeconfig', { value: KUBECONFIG(server) }],
+        ['w1-etcd', { 'tls.crt': ca.cert, 'tls.key': ca.key }],
+      ]);
+    };
+
+    it('reads the Cluster for its endpoint when only its name is known, and accepts a server on it (a path after it too)', async () => {
+      const m = management(await secretsFor('https://API.Example.com:6443/proxy/w1/'), { host: 'api.example.com', port: 6443 });
+      const access = new CapiAccess({ management: m.connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: Date.now });
+      expect((await access.resolve(DEADLINE_MS)).connection.server).toBe('https://api.example.com:6443/proxy/w1');
+      expect(m.clusterReads).toEqual(['default/w1']);
+    });
+
+    it.each([
+      ['another port', 'https://api.example.com:10250', /the server of secret default\/w1-kubeconfig \(api\.example\.com:10250\) is not Cluster default\/w1's spec\.controlPlaneEndpoint \(api\.example\.com:6443\); the cluster is not probed/],
+      ['another host', 'https://169.254.169.254', /\(169\.254\.169\.254:443\) is not Cluster default\/w1's spec\.controlPlaneEndpoint \(api\.example\.com:6443\)/],
+      ['an IPv6 host', 'https://[::1]:6443', /\(\[::1\]:6443\) is not/],
+    ])('refuses a server on %s before reading the etcd CA key or dialling', async (_what, server, message) => {
+      const m = management(await secretsFor(server), { host: 'api.example.com', port: 6443 });
+      const access = new CapiAccess({ management: m.connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: Date.now });
+      const failure = access.resolve(DEADLINE_MS);
+      await expect(failure).rejects.toThrow(message);
+      await expect(failure).rejects.toMatchObject({ kind: 'not-allowed' });
+      // The CA key was never fetched: nothing was minted for a kubeconfig that is not used.
+      expect(m.reads).toEqual(['default/w1-kubeconfig']);
+    });
+
+    it('refuses every server when the Cluster has no endpoint', async () => {
+      const m = management(await secretsFor('https://api.example.com:6443'), null);
+      const access = new CapiAccess({ management: m.connection, cluster: { namespace: 'default', name: 'w1' }, refreshMs: 1000, now: Date.now });
+      await expect(access.resolve(DEADLINE_MS)).rejects.toThrow(/Cluster default\/w1 has no valid spec\.controlPlaneEndpoint/);
+    });
+
+    it("uses the listed endpoint of a fleet's entry without reading the Cluster, and follows a Secret changed back and forth", async () => {
+      const secrets = await secretsFor('https://api.example.com:6443');
+      const m = management(secrets, null);
+      let now = 0;
+      const cluster = { namespace: 'default', name: 'w1', controlPlaneEndpoint: { host: 'api.example.com', port: 6443 } };
+      const access = new CapiAccess({ management: m.connection, cluster, refreshMs: 1000, now: () => now });
+      const first = await access.resolve(DEADLINE_MS);
+      secrets.set('w1-kubeconfig', { value: KUBECONFIG('https://10.0.0.9:6443') });
+      now += 2000;
+      await expect(access.resolve(DEADLINE_MS)).rejects.toMatchObject({ kind: 'not-allowed' });
+      now += 2000; // still refused a round later: the mismatch is read again, not cached as good
+      await expect(access.resolve(DEADLINE_MS)).rejects.toMatchObject({ kind: 'not-allowed' });
+      secrets.set('w1-kubeconfig', { value: KUBECONFIG('https://api.example.com:6443') });
+      now += 2000;
+      expect(await access.resolve(DEADLINE_MS)).toBe(first);
+      expect(m.clusterReads).toEqual([]);
+    });
   });
 });

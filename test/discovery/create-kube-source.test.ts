@@ -11,7 +11,7 @@ import { fixedTls } from '../../src/tls/tls-provider.ts';
 const entry = (() => {
   const r = loadConfig({ env: { ETCD_PROBE_CAPI_CLUSTER: '*', ETCD_PROBE_MANAGEMENT_KUBECONFIG: '/dev/null' }, argv: [], now: new Date() });
   if (!r.ok) throw new Error(r.errors.map((e) => e.message).join());
-  const [one] = capiEntries([{ namespace: 'ns', name: 'prod', paused: false, deleting: false, phase: 'Provisioned', controlPlaneReady: true }], r.config, null);
+  const [one] = capiEntries([{ namespace: 'ns', name: 'prod', paused: false, deleting: false, phase: 'Provisioned', controlPlaneReady: true, controlPlaneEndpoint: null }], r.config, null);
   if (!one) throw new Error('no entry');
   return one;
 })();

@@ -60,4 +60,43 @@ describe('StaticSource', () => {
     const source = new StaticSource({ endpoints: ['http://a:2379'], discover: false, tls: files(), timeoutMs: 1000 });
     expect(await source.refresh()).toBeNull();
   });
+
+  // Issue 25, a low: with https endpoints, discovery followed an http:// client URL from MemberList in
+  // clear text (MemberList is whatever a member says). Now it is refused, not dialled.
+  describe('discovery with https endpoints', () => {
+    const listed = (id: string, urls: string[]): ListedMember => ({ id, name: id, peerURLs: [], clientURLs: urls, isLearner: false });
+
+    it('refuses a member that advertises only http, without dialling it', async () => {
+      const source = new StaticSource({ endpoints: ['https://a:2379'], discover: true, tls: files(), timeoutMs: 1000 });
+      const targets = await source.targets([listed('8e9e05c52164694d', ['https://a:2379']), listed('91bc3c398fb3c146', ['http://b:2379'])]);
+      const b = targets.find((t) => t.origin === 'discovered');
+      expect(b?.endpoint).toBe('http://b:2379');
+      const client = source.connect(b!);
+      const started = performance.now();
+      const outcome = await client.status();
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: { code: 'ENDPOINT_REFUSED', layer: 'tls', message: 'not dialled: member 91bc3c398fb3c146 advertises http://b:2379 in MemberList, which is not https while every configured endpoint is (the client certificate is offered over TLS only)' },
+      });
+    });
+
+    it('takes the https URL of a member that advertises both, whichever comes first', async () => {
+      const source = new StaticSource({ endpoints: ['https://a:2379'], discover: true, tls: files(), timeoutMs: 1000 });
+      const targets = await source.targets([listed('91bc3c398fb3c146', ['http://b:2379', 'https://b:2379'])]);
+      expect(targets.map((t) => t.endpoint)).toEqual(['https://a:2379', 'https://b:2379']);
+      const client = source.connect(targets[1]!);
+      expect(client.constructor.name).not.toBe('RefusedMemberClient');
+      client.close();
+    });
+
+    it('follows http when the operator configured http endpoints (clear text was chosen)', async () => {
+      const source = new StaticSource({ endpoints: ['http://a:2379'], discover: true, tls: files(), timeoutMs: 1000 });
+      const [, b] = await source.targets([listed('91bc3c398fb3c146', ['http://b:2379'])]);
+      const client = source.connect(b!);
+      expect(client.constructor.name).not.toBe('RefusedMemberClient');
+      client.close();
+    });
+  });
 });
+

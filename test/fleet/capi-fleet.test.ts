@@ -15,7 +15,7 @@ const base = (() => {
   return r.config;
 })();
 
-const facts = (name: string, over: Partial<CapiClusterFacts> = {}): CapiClusterFacts => ({ namespace: 'ns', name, paused: false, deleting: false, phase: 'Provisioned', controlPlaneReady: true, ...over });
+const facts = (name: string, over: Partial<CapiClusterFacts> = {}): CapiClusterFacts => ({ namespace: 'ns', name, paused: false, deleting: false, phase: 'Provisioned', controlPlaneReady: true, controlPlaneEndpoint: { host: '10.0.0.1', port: 6443 }, ...over });
 
 describe('Cluster API Clusters as fleet entries', () => {
   it('reads a listed object strictly: a name Kubernetes would refuse is left out', () => {
@@ -26,6 +26,7 @@ describe('Cluster API Clusters as fleet entries', () => {
       deleting: true,
       phase: 'Unknown',
       controlPlaneReady: true,
+      controlPlaneEndpoint: null,
     });
     expect(toCapiClusterFacts({ metadata: { namespace: 'a', name: '../x' } })).toBeNull();
     expect(toCapiClusterFacts({ metadata: { namespace: 'A', name: 'b' } })).toBeNull();
@@ -40,7 +41,9 @@ describe('Cluster API Clusters as fleet entries', () => {
     expect(waitingReason(facts('a', { paused: true, deleting: true }))).toBe('deleting');
     const [entry] = capiEntries([facts('prod')], base, null);
     expect(entry?.name).toBe('ns/prod');
-    expect(entry?.config.capiCluster).toEqual({ namespace: 'ns', name: 'prod' });
+    expect(entry?.config.capiCluster).toEqual({ namespace: 'ns', name: 'prod', controlPlaneEndpoint: { host: '10.0.0.1', port: 6443 } });
+    // The kubeconfig is held to the endpoint the listing gave; a moved endpoint is a new revision (the entry is rebuilt).
+    expect(capiEntries([facts('prod', { controlPlaneEndpoint: { host: '10.0.0.2', port: 6443 } })], base, null)[0]?.revision).not.toBe(entry?.revision);
   });
 
   it('follows the listings: adds, rebuilds a cluster that stops waiting, removes, and keeps the last good list when listing fails', async () => {

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { capiFleetRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { FakeFleet } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
+import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
+import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startFleet, type RunningFleet } from '../helpers/start-fleet.ts';
@@ -32,7 +35,7 @@ beforeAll(async () => {
   fleet = await FakeFleet.start({ backends: [backend], clusters: 2, namespaces: ['team-a', 'team-b'] });
   dir = mkdtempSync(join(tmpdir(), 'etcd-probe-fleet-capi-'));
   const kubeconfig = await fleet.api.writeKubeconfig(dir, { auth: 'token', token: fleet.api.addUser('system:serviceaccount:monitoring:etcd-probe', capiFleetRules('*')) });
-  service = await startFleet({ ETCD_PROBE_CAPI_CLUSTER: '*', ETCD_PROBE_MANAGEMENT_KUBECONFIG: kubeconfig, ETCD_PROBE_FLEET_REFRESH: '1s', ETCD_PROBE_CACHE_TTL: '500ms' });
+  service = await startFleet({ ...allowingStandIn(), ETCD_PROBE_CAPI_CLUSTER: '*', ETCD_PROBE_MANAGEMENT_KUBECONFIG: kubeconfig, ETCD_PROBE_FLEET_REFRESH: '1s', ETCD_PROBE_CACHE_TTL: '500ms' });
 }, 120_000);
 
 afterAll(async () => {
@@ -106,5 +109,40 @@ describe('a Cluster API fleet', () => {
     const metrics = await get(`${service.url}/metrics`);
     expect(metrics.text).not.toContain('cluster="team-b/cluster-002"');
     expect(metrics.text).toMatch(/^etcd_probe_cluster_status\{cluster="team-a\/cluster-new",status="healthy"\} 1$/m);
+  });
+});
+
+// Issue 25, hole 1: a tenant's kubeconfig Secret naming another host:port than its Cluster's
+// controlPlaneEndpoint. The cluster is not probed, its /clusters row says why, and nothing connects there.
+describe("a tenant's kubeconfig that names another server than its Cluster", () => {
+  it('is not used: KUBE_API_NOT_ALLOWED in the /clusters row, and no connection to that server', async () => {
+    let accepted = 0;
+    const elsewhere = createServer((socket) => {
+      accepted++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (elsewhere.address() as { port: number }).port;
+      const cluster = fleet.addCluster('team-a', 'cluster-ssrf');
+      const moved = cluster.workload.kubeconfig().replace(`https://127.0.0.1:${fleet.api.port}`, `https://127.0.0.1:${port}`);
+      expect(moved).not.toBe(cluster.workload.kubeconfig());
+      fleet.api.upsertSecret(capiSecret('team-a', 'cluster-ssrf', 'kubeconfig', { value: moved }));
+      type Listed = Row & { reasons: string[] };
+      const listed = (await eventually(
+        async () => (await rows()) as Listed[],
+        (r) => r.find((c) => c.name === 'team-a/cluster-ssrf')?.reasons.includes('KUBE_API_NOT_ALLOWED') === true,
+        30_000,
+        200,
+      )).find((c) => c.name === 'team-a/cluster-ssrf');
+      expect(listed).toMatchObject({ state: 'probed', status: 'unhealthy' });
+      const healthz = await get(`${service.url}/clusters/team-a%2Fcluster-ssrf/healthz/etcd`);
+      const reason = healthz.body.reasons.find((r: { code: string }) => r.code === 'KUBE_API_NOT_ALLOWED');
+      expect(reason.message).toContain(`(127.0.0.1:${port}) is not Cluster team-a/cluster-ssrf's spec.controlPlaneEndpoint (127.0.0.1:${fleet.api.port})`);
+      expect(accepted).toBe(0);
+    } finally {
+      fleet.removeCluster('team-a', 'cluster-ssrf');
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
   });
 });

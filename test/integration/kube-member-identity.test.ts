@@ -132,4 +132,24 @@ describe('port-forward', () => {
     expect((await members(again)).endpoints.map((e) => e.node).sort()).toEqual(['m1', 'm2']);
     expect(api.requests.some((r) => r.path === `/api/v1/namespaces/kube-system/pods/etcd-${m3!.name}/portforward`)).toBe(false);
   });
+
+  // Issue 25, a low: the tunnel verifies etcd's certificate for the name `localhost` (a tunnel has no
+  // host name, and kubeadm puts localhost into every serving certificate), so any member of the cluster
+  // passes TLS through any node's tunnel. What ties the answer to the member is the member ID: a
+  // tunnel that reaches another member is WRONG_MEMBER, and the verdict says MEMBER_ID_MISMATCH.
+  it("does not take another member's answer through a node's tunnel: the member ID is checked, not only the name localhost", async () => {
+    seed();
+    const [m1, , m3] = cluster.members;
+    const elsewhere = new URL(m1!.clientUrl);
+    api.setPodBackend('kube-system', `etcd-${m3!.name}`, { host: elsewhere.hostname, port: Number(elsewhere.port) });
+    const s = await start('port-forward');
+    const health = await get<{ status: string; reasons: { code: string; member?: { name: string } }[] }>(`${s.url}/healthz/etcd`);
+    expect(checkResponse('GET', '/healthz/etcd', health)).toEqual([]);
+    expect(health.body.status).not.toBe('healthy');
+    expect(health.body.reasons.map((r) => [r.code, r.member?.name])).toContainEqual(['MEMBER_ID_MISMATCH', m3!.name]);
+    const reason = health.body.reasons.find((r) => r.code === 'MEMBER_ID_MISMATCH') as { message?: string } | undefined;
+    expect(reason?.message).toContain(`is the etcd of node ${m3!.name}, but answered as member`);
+    // m1's answer, which came through m3's tunnel, does not make m3 healthy.
+    expect((await members(s)).members.find((m) => m.name === m3!.name)?.healthy).toBe(false);
+  });
 });

@@ -7,8 +7,10 @@ import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
+import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
 import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
 import { capiManagementRules, workloadProbeRules } from '../fixtures/fake-kube-apiserver/auth.ts';
+import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
@@ -301,8 +303,10 @@ describe('Cluster API mode', () => {
   const NAME = 'workload-1';
 
   beforeAll(async () => {
-    api = await FakeKubeApiServer.start();
+    api = await FakeKubeApiServer.start({ clusterApi: true });
     seedWorkload();
+    // The Cluster whose spec.controlPlaneEndpoint the kubeconfig Secret must name (the stand-in itself).
+    api.upsertCapiCluster(capiCluster(NAMESPACE, NAME, { controlPlaneEndpoint: { host: '127.0.0.1', port: api.port } }));
   });
   afterAll(async () => {
     await api.close();
@@ -321,6 +325,7 @@ describe('Cluster API mode', () => {
     const token = api.addUser('etcd-probe-management', capiManagementRules(NAMESPACE, NAME));
     service = await startService({
       ETCD_PROBE_CAPI_CLUSTER: `${NAMESPACE}/${NAME}`,
+      ...allowingStandIn(),
       ETCD_PROBE_MANAGEMENT_KUBECONFIG: await api.writeKubeconfig(dir, { auth: 'token', token }),
       ETCD_PROBE_TIMEOUT: `${TIMEOUT_MS}ms`,
       ETCD_PROBE_CACHE_TTL: '0s',

@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, type TestCa } from '../fixtures/certs.ts';
+import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
 import { capiSecret, secret } from '../fixtures/fake-kube-apiserver/secrets.ts';
 import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
 import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
 import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { get } from '../helpers/http.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
 
@@ -26,8 +28,10 @@ let dir: string;
 let service: RunningService | null = null;
 
 beforeAll(async () => {
-  api = await FakeKubeApiServer.start();
+  api = await FakeKubeApiServer.start({ clusterApi: true });
   etcdCa = await makeCa('workload etcd CA');
+  // The Cluster whose spec.controlPlaneEndpoint the kubeconfig Secret must name (the stand-in itself).
+  api.upsertCapiCluster(capiCluster(NAMESPACE, NAME, { controlPlaneEndpoint: { host: '127.0.0.1', port: api.port } }));
   dir = mkdtempSync(join(tmpdir(), 'etcd-probe-secret-leaks-'));
   api.upsertNode(controlPlaneNode('cp-1'));
   api.upsertPod(etcdPod('cp-1'));
@@ -67,6 +71,7 @@ async function capi(secrets: Record<string, Record<string, string>>): Promise<Ru
   const managementDir = mkdtempSync(join(dir, 'management-'));
   service = await startService({
     ETCD_PROBE_CAPI_CLUSTER: `${NAMESPACE}/${NAME}`,
+    ...allowingStandIn(),
     ETCD_PROBE_MANAGEMENT_KUBECONFIG: await api.writeKubeconfig(managementDir, { auth: 'cert' }),
     ETCD_PROBE_TIMEOUT: '1000ms',
     ETCD_PROBE_CACHE_TTL: '0s',

@@ -3,6 +3,7 @@ import type { SecureContext } from 'node:tls';
 import { KubeConfig } from '@kubernetes/client-node';
 import type WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
+import { DENIED_CODE, DialGuard } from '../../src/kube/dial-guard.ts';
 import { webSocketConnector } from '../../src/kube/web-socket-connector.ts';
 import { issue, makeCa } from '../fixtures/certs.ts';
 
@@ -52,4 +53,23 @@ describe('webSocketConnector', () => {
     expect(third).toBeDefined();
     expect(third).not.toBe(first);
   });
+
+  // Issue 25: the port-forward of a Secret's kubeconfig goes through the deny list too.
+  it('opens no WebSocket to a server in the deny list, and dials a name through the guard', async () => {
+    const { config } = await kubeconfig();
+    const seen: WebSocket.ClientOptions[] = [];
+    const open = (_uri: string, options: WebSocket.ClientOptions) => {
+      seen.push(options);
+      const fake = new EventEmitter();
+      queueMicrotask(() => fake.emit('error', new Error('refused by the test')));
+      return fake as unknown as WebSocket;
+    };
+    const denied = webSocketConnector(config, open, new DialGuard(['127.0.0.0/8']));
+    await expect(denied.connect('/api/v1/namespaces/kube-system/pods/etcd-a/portforward?ports=2379', null, null)).rejects.toMatchObject({ code: DENIED_CODE });
+    expect(seen).toEqual([]);
+    const guard = new DialGuard(['169.254.0.0/16']);
+    const allowed = webSocketConnector(config, open, guard);
+    expect((await optionsOfOneDial(allowed, seen) as { lookup?: unknown }).lookup).toBe(guard.lookup);
+  });
 });
+

@@ -437,6 +437,13 @@ const ROWS: Row[] = [
     status: 'unhealthy',
     reasons: ['KUBE_API_REFUSED'],
   },
+  {
+    // The kubeconfig Secret names a server other than the Cluster's controlPlaneEndpoint: never dialled.
+    name: 'cluster api: kubeconfig server is not the Cluster endpoint',
+    observations: round(three(), { kube: kubeFacts(three(), { apiError: probeError('KUBE_API_NOT_ALLOWED', 'not the endpoint'), fresh: false }) }),
+    status: 'unhealthy',
+    reasons: ['KUBE_API_NOT_ALLOWED'],
+  },
 ];
 
 describe('judge: the verdict table', () => {
