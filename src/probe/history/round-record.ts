@@ -16,6 +16,8 @@ export interface MemberRecord {
   readonly applied: number | null;
   /** Why it was not healthy (the message is kept once per member, in the history's last failures). */
   readonly failure: ProbeErrorCode | null;
+  /** Its database's logical size in use (Status dbSizeInUse), when it answered: what the quota ETA is fitted to. */
+  readonly inUse: number | null;
 }
 
 /** What history keeps of one round: no observations, only what transitions and rates are made of. */
@@ -59,7 +61,7 @@ export function observedRound(view: ClusterView, confirmed: boolean, leader: Lea
       .filter((m) => m.listed)
       .map((m) => {
         const state = memberState(m, confirmed);
-        return { id: m.id, name: m.name, state, applied: m.status?.raftAppliedIndex ?? null, failure: state === 'healthy' ? null : (m.error?.code ?? null) };
+        return { id: m.id, name: m.name, state, applied: m.status?.raftAppliedIndex ?? null, failure: state === 'healthy' ? null : (m.error?.code ?? null), inUse: m.status?.dbSizeInUseBytes ?? null };
       }),
     alarms: view.alarms.map((a) => `${a.memberId}:${a.alarm}`),
   };
