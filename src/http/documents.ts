@@ -37,6 +37,7 @@ function etaDoc(e: MemberQuotaEta) {
     inUseBytes: e.inUseBytes,
     etaSeconds: eta.served ? Math.round(eta.etaMs / 1000) : null,
     growthBytesPerSecond: eta.served ? eta.bytesPerSecond : null,
+    basis: eta.served ? eta.basis : null,
     withheld: eta.served ? null : eta.why,
     samples: eta.samples,
     spanSeconds: Math.round(eta.spanMs / 1000),

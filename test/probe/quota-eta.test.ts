@@ -8,7 +8,7 @@ const WINDOW = 6 * HOUR;
 
 /** One sample a minute from `from` bytes, `perHour` bytes an hour, for `minutes`; `wobble(i)` adds noise. */
 function line(from: number, perHour: number, minutes: number, wobble: (i: number) => number = () => 0, start = 0): SizeSample[] {
-  return Array.from({ length: minutes + 1 }, (_, i) => ({ at: start + i * 60_000, inUse: Math.round(from + (perHour * i) / 60 + wobble(i)) }));
+  return Array.from({ length: minutes + 1 }, (_, i) => ({ at: start + i * 60_000, bytes: Math.round(from + (perHour * i) / 60 + wobble(i)) }));
 }
 
 describe('estimateQuotaEta', () => {
@@ -34,6 +34,7 @@ describe('estimateQuotaEta', () => {
     ['not-rising', line(70 * MIB, -3 * MIB, 120)],
     ['unsteady', line(60 * MIB, 1 * MIB, 120, (i) => (i % 2 === 0 ? 0.9 * MIB : 0))],
     ['slowing', [...line(60 * MIB, 12 * MIB, 60), ...line(72 * MIB, 1 * MIB, 60, () => 0, 61 * 60_000)]],
+    ['accelerating', [...line(60 * MIB, 0, 60), ...line(60 * MIB, 6 * MIB, 60, () => 0, 61 * 60_000)]],
     ['too-far', line(50 * MIB, 0.5 * MIB, 120)],
     ['at-quota', line(95 * MIB, 6 * MIB, 120)],
   ] as const)('withholds the ETA: %s', (why, samples) => {

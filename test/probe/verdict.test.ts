@@ -376,14 +376,14 @@ const ROWS: Row[] = [
     name: "a member's database in use rises steadily towards the quota (6 h left at 0.1 GiB/h)",
     observations: round(three({ b: { dbSizeBytes: 1.4 * GIB, dbSizeInUseBytes: 1.4 * GIB } })),
     // 12 rounds over the 2 h before NOW (1000 s), b rising 0.1 GiB an hour to 1.4 GiB.
-    history: Array.from({ length: 12 }, (_, i) => rec(1000 - 7200 + i * 600, { inUse: { b: 1.2 * GIB + (0.1 * GIB * i) / 6 } })),
+    history: Array.from({ length: 12 }, (_, i) => rec(1000 - 7200 + i * 600, { inUseKiB: { b: (1.2 * GIB + (0.1 * GIB * i) / 6) / 1024 } })),
     status: 'healthy',
     reasons: ['DB_QUOTA_EXHAUSTION_SOON'],
   },
   {
     name: 'the same rise with its last hour flat serves no ETA',
     observations: round(three({ b: { dbSizeBytes: 1.3 * GIB, dbSizeInUseBytes: 1.3 * GIB } })),
-    history: Array.from({ length: 12 }, (_, i) => rec(1000 - 7200 + i * 600, { inUse: { b: 1.2 * GIB + (0.1 * GIB * Math.min(i, 6)) / 6 } })),
+    history: Array.from({ length: 12 }, (_, i) => rec(1000 - 7200 + i * 600, { inUseKiB: { b: (1.2 * GIB + (0.1 * GIB * Math.min(i, 6)) / 6) / 1024 } })),
     status: 'healthy',
     reasons: [],
   },

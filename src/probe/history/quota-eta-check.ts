@@ -1,5 +1,5 @@
 import { formatBytes } from '../format-bytes.ts';
-import { estimateQuotaEta, type QuotaEta, type SizeSample } from '../quota-eta.ts';
+import { memberQuotaEta, type QuotaEta, type SizeSample } from '../quota-eta.ts';
 import { label, reason, type MemberRef, type Reason } from '../reason.ts';
 import type { ObservedRound, RoundRecord } from './round-record.ts';
 
@@ -24,22 +24,24 @@ export interface MemberQuotaEta {
   readonly eta: QuotaEta;
 }
 
-/** The samples of one member within the window, oldest first, the current round last. */
-function samplesOf(past: readonly RoundRecord[], current: ObservedRound, id: string, windowMs: number): SizeSample[] {
+/** The sizes of one member within the window, oldest first, the current round last: in use, and allocated. */
+function samplesOf(past: readonly RoundRecord[], current: ObservedRound, id: string, windowMs: number): { inUse: SizeSample[]; allocated: SizeSample[] } {
   const from = current.at - windowMs;
   let start = past.length;
   while (start > 0 && (past[start - 1] as RoundRecord).at >= from) start--;
-  const samples: SizeSample[] = [];
+  const inUse: SizeSample[] = [];
+  const allocated: SizeSample[] = [];
   const take = (r: ObservedRound): void => {
     for (const m of r.members) {
       if (m.id !== id) continue;
-      if (m.inUse !== null) samples.push({ at: r.at, inUse: m.inUse });
+      if (m.inUseKiB !== null) inUse.push({ at: r.at, bytes: m.inUseKiB * 1024 });
+      if (m.allocatedKiB !== null) allocated.push({ at: r.at, bytes: m.allocatedKiB * 1024 });
       return;
     }
   };
   for (let i = start; i < past.length; i++) if ((past[i] as RoundRecord).at < current.at) take(past[i] as RoundRecord);
   take(current);
-  return samples;
+  return { inUse, allocated };
 }
 
 function duration(ms: number): string {
@@ -51,10 +53,13 @@ function duration(ms: number): string {
 
 /** Every member's quota ETA this round (members that answered Status now), from the round history. Pure. */
 export function quotaEtas(past: readonly RoundRecord[], current: ObservedRound, t: QuotaEtaThresholds): MemberQuotaEta[] {
+  const nospace = current.alarms.some((a) => a.endsWith(':NOSPACE'));
   return current.members.flatMap((m) => {
-    if (m.inUse === null) return [];
-    const eta = estimateQuotaEta(samplesOf(past, current, m.id, t.quotaEtaWindowMs), t.quotaBytes, t.quotaEtaWindowMs);
-    return [{ member: { id: m.id, name: m.name }, inUseBytes: m.inUse, quotaBytes: t.quotaBytes, quotaSource: 'configured' as const, eta }];
+    if (m.inUseKiB === null) return [];
+    const { inUse, allocated } = samplesOf(past, current, m.id, t.quotaEtaWindowMs);
+    // Under NOSPACE the cluster refuses writes already: ALARM_NOSPACE says so, and no ETA is left to serve.
+    const eta: QuotaEta = nospace ? { served: false, why: 'at-quota', samples: 0, spanMs: 0 } : memberQuotaEta(inUse, allocated, t.quotaBytes, t.quotaEtaWindowMs);
+    return [{ member: { id: m.id, name: m.name }, inUseBytes: m.inUseKiB * 1024, quotaBytes: t.quotaBytes, quotaSource: 'configured' as const, eta }];
   });
 }
 

@@ -9,8 +9,8 @@ export interface RecordSpec {
   readonly term?: number;
   readonly states?: Partial<Record<'a' | 'b' | 'c', MemberState>>;
   readonly applied?: Partial<Record<'a' | 'b' | 'c', number | null>>;
-  /** Database bytes in use; null (not answered) by default. */
-  readonly inUse?: Partial<Record<'a' | 'b' | 'c', number>>;
+  /** Database KiB in use (and allocated); null (not answered) by default. */
+  readonly inUseKiB?: Partial<Record<'a' | 'b' | 'c', number>>;
   readonly alarms?: readonly string[];
   readonly status?: HealthStatus;
   readonly confirmed?: boolean;
@@ -27,7 +27,7 @@ export function rec(at: number, spec: RecordSpec = {}): RoundRecord {
     term: leader ? (spec.term ?? 2) : null,
     members: (['a', 'b', 'c'] as const).map((id) => {
       const state = spec.states?.[id] ?? 'healthy';
-      return { id, name: `m-${id}`, state, applied: spec.applied?.[id] === undefined ? 100 + at : (spec.applied[id] ?? null), failure: state === 'healthy' ? null : 'CONNECTION_REFUSED', inUse: spec.inUse?.[id] ?? null };
+      return { id, name: `m-${id}`, state, applied: spec.applied?.[id] === undefined ? 100 + at : (spec.applied[id] ?? null), failure: state === 'healthy' ? null : 'CONNECTION_REFUSED', inUseKiB: spec.inUseKiB?.[id] ?? null, allocatedKiB: spec.inUseKiB?.[id] ?? null };
     }),
     alarms: spec.alarms ?? [],
   };

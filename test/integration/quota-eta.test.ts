@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EtcdCluster, etcdVersion } from '../fixtures/etcd-cluster.ts';
+import { get } from '../helpers/http.ts';
+import { checkResponse } from '../helpers/openapi.ts';
+import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+
+// The quota ETA against reality: a cluster with a 12 MiB quota is held flat above the 50 % floor, then
+// filled by the test at a steady 160 KiB/s until etcd refuses a write with NOSPACE; every ETA served on
+// the way is compared with the time NOSPACE actually came. Then the test deletes, compacts and
+// defragments, and the shrunken database must serve no ETA. A 16 s window stands in for the 6 h default.
+
+const QUOTA = 12 * 2 ** 20;
+const WINDOW_S = 16;
+const VALUE = Buffer.alloc(16 * 1024, 'q');
+const PUT_EVERY_MS = 100;
+/** The stated tolerance: within 3 s or 20 % of the true remaining time, whichever is larger. */
+const tolerance = (remainingS: number) => Math.max(3, 0.2 * remainingS);
+
+interface Seen {
+  /** When the round finished, epoch ms. */
+  readonly at: number;
+  readonly members: readonly { name: string; inUseBytes: number; etaSeconds: number | null; withheld: string | null; basis: string | null }[];
+}
+
+const context = () => `etcd ${etcdVersion()}, quota ETA: `;
+let cluster: EtcdCluster;
+let service: RunningService;
+let keys = 0;
+
+/** Polls /healthz/etcd (a round each: the TTL is 0) every 250 ms until `stop` resolves; every answer is checked against openapi.yaml. */
+async function watch(stop: Promise<unknown>): Promise<Seen[]> {
+  const seen: Seen[] = [];
+  let done = false;
+  void stop.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    const got = await get(`${service.url}/healthz/etcd`);
+    expect(checkResponse('GET', '/healthz/etcd', got)).toEqual([]);
+    seen.push({ at: Date.parse(got.body.checkedAt), members: got.body.quota.members });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return seen;
+}
+
+/** Puts one 16 KiB value every 100 ms on a fixed schedule; resolves with when the first NOSPACE refusal was sent. */
+async function fillSteadily(): Promise<number> {
+  const client = cluster.client(0);
+  try {
+    const start = Date.now();
+    for (let i = 0; ; i++) {
+      const due = start + i * PUT_EVERY_MS;
+      if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+      const sent = Date.now();
+      try {
+        await client.put(`fill/${keys++}`).value(VALUE);
+      } catch (error) {
+        if (/database space exceeded/.test((error as Error).message)) return sent;
+        throw error;
+      }
+      if (i > 2000) throw new Error('no NOSPACE after 2000 puts');
+    }
+  } finally {
+    client.close();
+  }
+}
+
+beforeAll(async () => {
+  cluster = await EtcdCluster.start({ size: 3, quotaBackendBytes: QUOTA });
+  // Above the floor before the service's first round: 420 values of 16 KiB (about 55 % of the quota).
+  const client = cluster.client(0);
+  try {
+    for (; keys < 420; keys++) await client.put(`fill/${keys}`).value(VALUE);
+  } finally {
+    client.close();
+  }
+  service = await startService({ ...clusterEnv(cluster), ETCD_PROBE_CACHE_TTL: '0s', ETCD_PROBE_QUOTA_BYTES: String(QUOTA), ETCD_PROBE_QUOTA_ETA_WINDOW: `${WINDOW_S}s` });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await cluster?.stop();
+});
+
+describe('the quota ETA', () => {
+  let fill: Seen[] = [];
+  let nospaceAt = 0;
+
+  it('serves none for a flat database above the floor', { timeout: 60_000 }, async () => {
+    const flat = await watch(new Promise((resolve) => setTimeout(resolve, (WINDOW_S + 2) * 1000)));
+    expect(flat.length, context()).toBeGreaterThan(20);
+    for (const round of flat) {
+      for (const m of round.members) {
+        expect(m.inUseBytes / QUOTA, `${context()}${m.name} ${JSON.stringify(m)}`).toBeGreaterThanOrEqual(0.5);
+        expect(m.etaSeconds, `${context()}${m.name} ${JSON.stringify(m)}`).toBeNull();
+      }
+    }
+  });
+
+  it('serves, while a steady fill runs to NOSPACE, ETAs within max(3 s, 20 %) of the time NOSPACE really came', { timeout: 90_000 }, async () => {
+    const filling = fillSteadily();
+    fill = await watch(filling);
+    nospaceAt = await filling;
+    const served = fill.flatMap((r) => r.members.filter((m) => m.etaSeconds !== null).map((m) => ({ ...m, at: r.at, eta: m.etaSeconds as number, truth: (nospaceAt - r.at) / 1000 })));
+    const errors = served.map((s) => s.eta - s.truth);
+    console.log(`${context()}${served.length} ETAs served in ${fill.length} rounds; error (served - true) from ${Math.min(...errors).toFixed(2)} to ${Math.max(...errors).toFixed(2)} s; first served ${served[0]?.truth.toFixed(1)} s before NOSPACE; fitted to ${[...new Set(served.map((s) => s.basis))].join(', ')}`);
+    // Enough of them to mean something: the rule serves for at least the last 10 s (three members a round).
+    expect(served.length, context()).toBeGreaterThanOrEqual(15);
+    expect(served[0]?.truth, context()).toBeGreaterThan(10);
+    for (const s of served) {
+      expect(Math.abs(s.eta - s.truth), `${context()}${s.name} at ${new Date(s.at).toISOString()}: ETA ${s.eta} s, NOSPACE came ${s.truth.toFixed(2)} s later`).toBeLessThanOrEqual(tolerance(s.truth));
+      expect(s.inUseBytes / QUOTA).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
+  it('serves none once a delete, compaction and defragmentation shrink the database', { timeout: 60_000 }, async () => {
+    expect(nospaceAt, context()).toBeGreaterThan(0);
+    const before = Math.min(...(fill.at(-1)?.members.map((m) => m.inUseBytes) ?? [0]));
+    const shrinking = (async () => {
+      const client = cluster.client(0);
+      try {
+        const { header } = await client.delete().prefix('fill/').exec();
+        await client.kv.compact({ revision: header.revision, physical: true });
+      } finally {
+        client.close();
+      }
+      for (let i = 0; i < cluster.members.length; i++) {
+        const member = cluster.client(i);
+        try {
+          await member.maintenance.defragment();
+        } finally {
+          member.close();
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, (WINDOW_S / 2) * 1000));
+    })();
+    const after = await watch(shrinking);
+    await shrinking;
+    expect(Math.min(...(after.at(-1)?.members.map((m) => m.inUseBytes) ?? [before])), context()).toBeLessThan(before / 4);
+    for (const round of after) for (const m of round.members) expect(m.etaSeconds, `${context()}${JSON.stringify(m)}`).toBeNull();
+  });
+});
