@@ -1,4 +1,5 @@
 import { formatBytes } from '../format-bytes.ts';
+import { formatDuration } from '../format-duration.ts';
 import { memberQuotaEta, type QuotaEta, type SizeSample } from '../quota-eta.ts';
 import { label, reason, type MemberRef, type Reason } from '../reason.ts';
 import type { ObservedRound, RoundRecord } from './round-record.ts';
@@ -44,13 +45,6 @@ function samplesOf(past: readonly RoundRecord[], current: ObservedRound, id: str
   return { inUse, allocated };
 }
 
-function duration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (ms < 60_000) return `${Math.max(0, Math.round(ms / 1000))}s`;
-  if (minutes < 120) return `${minutes}m`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
-}
-
 /** Every member's quota ETA this round (members that answered Status now), from the round history. Pure. */
 export function quotaEtas(past: readonly RoundRecord[], current: ObservedRound, t: QuotaEtaThresholds): MemberQuotaEta[] {
   const nospace = current.alarms.some((a) => a.endsWith(':NOSPACE'));
@@ -72,7 +66,7 @@ export function judgeQuotaEtas(etas: readonly MemberQuotaEta[], t: QuotaEtaThres
     return [
       reason(
         'DB_QUOTA_EXHAUSTION_SOON',
-        `${label(e.member)}'s database in use grows ${rate} (steady over the last ${duration(eta.spanMs)}): at that rate it reaches the ${formatBytes(e.quotaBytes)} quota in about ${duration(eta.etaMs)}, when etcd raises NOSPACE`,
+        `${label(e.member)}'s database in use grows ${rate} (steady over the last ${formatDuration(eta.spanMs)}): at that rate it reaches the ${formatBytes(e.quotaBytes)} quota in about ${formatDuration(eta.etaMs)}, when etcd raises NOSPACE`,
         { member: e.member },
       ),
     ];
