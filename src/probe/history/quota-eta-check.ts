@@ -1,6 +1,6 @@
 import { formatBytes } from '../format-bytes.ts';
 import { formatDuration } from '../format-duration.ts';
-import { memberQuotaEta, type QuotaEta, type SizeSample } from '../quota-eta.ts';
+import { ETA_USAGE_FLOOR, memberQuotaEta, type QuotaEta, type SizeSample } from '../quota-eta.ts';
 import { label, reason, type MemberRef, type Reason } from '../reason.ts';
 import type { ObservedRound, RoundRecord } from './round-record.ts';
 
@@ -45,14 +45,25 @@ function samplesOf(past: readonly RoundRecord[], current: ObservedRound, id: str
   return { inUse, allocated };
 }
 
-/** Every member's quota ETA this round (members that answered Status now), from the round history. Pure. */
+function fitted(s: { inUse: SizeSample[]; allocated: SizeSample[] }, t: QuotaEtaThresholds): QuotaEta {
+  return memberQuotaEta(s.inUse, s.allocated, t.quotaBytes, t.quotaEtaWindowMs);
+}
+
+/**
+ * Every member's quota ETA this round (members that answered Status now), from the round history. A member
+ * under the floor by both sizes is withheld without reading its history, so most clusters pay nothing. Pure.
+ */
 export function quotaEtas(past: readonly RoundRecord[], current: ObservedRound, t: QuotaEtaThresholds): MemberQuotaEta[] {
   const nospace = current.alarms.some((a) => a.endsWith(':NOSPACE'));
+  const floorKiB = (t.quotaBytes * ETA_USAGE_FLOOR) / 1024;
   return current.members.flatMap((m) => {
     if (m.inUseKiB === null) return [];
-    const { inUse, allocated } = samplesOf(past, current, m.id, t.quotaEtaWindowMs);
+    const under = Math.max(m.inUseKiB, m.allocatedKiB ?? 0) < floorKiB;
     // Under NOSPACE the cluster refuses writes already: ALARM_NOSPACE says so, and no ETA is left to serve.
-    const eta: QuotaEta = nospace ? { served: false, why: 'at-quota', samples: 0, spanMs: 0 } : memberQuotaEta(inUse, allocated, t.quotaBytes, t.quotaEtaWindowMs);
+    const withheld = nospace ? 'at-quota' : under ? 'below-floor' : null;
+    const eta: QuotaEta = withheld
+      ? { served: false, why: withheld, samples: 0, spanMs: 0 }
+      : fitted(samplesOf(past, current, m.id, t.quotaEtaWindowMs), t);
     return [{ member: { id: m.id, name: m.name }, inUseBytes: m.inUseKiB * 1024, quotaBytes: t.quotaBytes, quotaSource: 'configured' as const, eta }];
   });
 }
