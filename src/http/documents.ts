@@ -35,6 +35,8 @@ function etaDoc(e: MemberQuotaEta) {
   const { eta } = e;
   return {
     inUseBytes: e.inUseBytes,
+    quotaBytes: e.quotaBytes,
+    quotaSource: e.quotaSource,
     etaSeconds: eta.served ? Math.round(eta.etaMs / 1000) : null,
     growthBytesPerSecond: eta.served ? eta.bytesPerSecond : null,
     basis: eta.served ? eta.basis : null,

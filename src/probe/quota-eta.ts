@@ -116,12 +116,15 @@ export function estimateQuotaEta(samples: readonly SizeSample[], quotaBytes: num
  * bbolt high-water mark) plus the write's cost reaches the quota; free pages inside the file absorb growth
  * first, so the data in use is the trend to fit. But new writes also leave free pages that later writes
  * cannot reuse, so while the allocated size itself rises steadily it reaches the quota first: the earlier
- * served ETA wins. An allocated size inflated by old fragmentation is flat, and never serves one. Pure.
+ * served ETA wins, and none is served while the allocated size accelerates. An allocated size inflated by
+ * old fragmentation is flat, and never serves one. Pure.
  */
 export function memberQuotaEta(inUse: readonly SizeSample[], allocated: readonly SizeSample[], quotaBytes: number, windowMs: number): QuotaEta {
   const byUse = estimateQuotaEta(inUse, quotaBytes, windowMs, 'in-use');
   const bySize = estimateQuotaEta(allocated, quotaBytes, windowMs, 'allocated');
   if (bySize.served && (!byUse.served || bySize.etaMs < byUse.etaMs)) return bySize;
-  if (!byUse.served && !bySize.served && bySize.why === 'at-quota') return bySize;
+  // The allocated size speeding up (the file's free pages used up) brings NOSPACE sooner than any line
+  // through the data in use says: no ETA then, rather than a late one.
+  if (!bySize.served && (bySize.why === 'at-quota' || (bySize.why === 'accelerating' && byUse.served))) return bySize;
   return byUse;
 }

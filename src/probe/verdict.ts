@@ -72,7 +72,8 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, re
     anyReachable,
   });
   const observed = observedRound(view, quorum.confirmed, leader, now);
-  const quotaEta = quotaEtas(recent.history, observed, thresholds);
+  const reportedQuotas = new Map(own.flatMap((m) => (m.status?.dbSizeQuotaBytes ? [[m.id, m.status.dbSizeQuotaBytes] as const] : [])));
+  const quotaEta = quotaEtas(recent.history, observed, thresholds, reportedQuotas);
   const found = [
     ...unreachable,
     ...judgeClusterIds(view),

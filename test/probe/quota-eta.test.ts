@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentTrend, estimateQuotaEta, type SizeSample } from '../../src/probe/quota-eta.ts';
+import { currentTrend, estimateQuotaEta, memberQuotaEta, type SizeSample } from '../../src/probe/quota-eta.ts';
 
 const MIB = 2 ** 20;
 const QUOTA = 100 * MIB;
@@ -52,5 +52,24 @@ describe('estimateQuotaEta', () => {
     expect(currentTrend(early, QUOTA)).toHaveLength(60);
     expect(estimateQuotaEta(early, QUOTA, WINDOW)).toMatchObject({ served: false, why: 'too-short' });
     expect(estimateQuotaEta(history, QUOTA, WINDOW)).toMatchObject({ served: true });
+  });
+});
+
+describe('memberQuotaEta: in use and allocated', () => {
+  const inUse = line(60 * MIB, 6 * MIB, 120);
+
+  it('serves the earlier of the two: the allocated size rising faster reaches the quota first', () => {
+    const eta = memberQuotaEta(inUse, line(62 * MIB, 7 * MIB, 120), QUOTA, WINDOW);
+    expect(eta).toMatchObject({ served: true, basis: 'allocated' });
+    if (eta.served) expect(eta.etaMs / HOUR).toBeCloseTo((100 - 76) / 7, 3);
+  });
+
+  it('fits the data in use when the allocated size is flat (a file inflated by old fragmentation)', () => {
+    expect(memberQuotaEta(inUse, line(90 * MIB, 0, 120), QUOTA, WINDOW)).toMatchObject({ served: true, basis: 'in-use' });
+  });
+
+  it('serves none while the allocated size accelerates (its free pages used up), rather than a late one', () => {
+    const allocated = [...line(80 * MIB, 1 * MIB, 60), ...line(81 * MIB, 8 * MIB, 60, () => 0, 61 * 60_000)];
+    expect(memberQuotaEta(inUse, allocated, QUOTA, WINDOW)).toMatchObject({ served: false, why: 'accelerating' });
   });
 });

@@ -19,9 +19,9 @@ export interface MemberQuotaEta {
   readonly member: MemberRef;
   /** Its size in use this round. */
   readonly inUseBytes: number;
-  /** The quota it is measured against, and where that came from. */
+  /** The quota it is measured against, and where that came from: the member's Status (etcd 3.6+), or the setting. */
   readonly quotaBytes: number;
-  readonly quotaSource: 'configured';
+  readonly quotaSource: 'status' | 'configured';
   readonly eta: QuotaEta;
 }
 
@@ -45,26 +45,26 @@ function samplesOf(past: readonly RoundRecord[], current: ObservedRound, id: str
   return { inUse, allocated };
 }
 
-function fitted(s: { inUse: SizeSample[]; allocated: SizeSample[] }, t: QuotaEtaThresholds): QuotaEta {
-  return memberQuotaEta(s.inUse, s.allocated, t.quotaBytes, t.quotaEtaWindowMs);
-}
-
 /**
  * Every member's quota ETA this round (members that answered Status now), from the round history. A member
  * under the floor by both sizes is withheld without reading its history, so most clusters pay nothing. Pure.
  */
-export function quotaEtas(past: readonly RoundRecord[], current: ObservedRound, t: QuotaEtaThresholds): MemberQuotaEta[] {
+export function quotaEtas(past: readonly RoundRecord[], current: ObservedRound, t: QuotaEtaThresholds, reported: ReadonlyMap<string, number> = new Map()): MemberQuotaEta[] {
   const nospace = current.alarms.some((a) => a.endsWith(':NOSPACE'));
-  const floorKiB = (t.quotaBytes * ETA_USAGE_FLOOR) / 1024;
   return current.members.flatMap((m) => {
     if (m.inUseKiB === null) return [];
+    const own = reported.get(m.id);
+    const quotaBytes = own ?? t.quotaBytes;
+    const floorKiB = (quotaBytes * ETA_USAGE_FLOOR) / 1024;
     const under = Math.max(m.inUseKiB, m.allocatedKiB ?? 0) < floorKiB;
     // Under NOSPACE the cluster refuses writes already: ALARM_NOSPACE says so, and no ETA is left to serve.
     const withheld = nospace ? 'at-quota' : under ? 'below-floor' : null;
-    const eta: QuotaEta = withheld
-      ? { served: false, why: withheld, samples: 0, spanMs: 0 }
-      : fitted(samplesOf(past, current, m.id, t.quotaEtaWindowMs), t);
-    return [{ member: { id: m.id, name: m.name }, inUseBytes: m.inUseKiB * 1024, quotaBytes: t.quotaBytes, quotaSource: 'configured' as const, eta }];
+    let eta: QuotaEta = { served: false, why: withheld ?? 'below-floor', samples: 0, spanMs: 0 };
+    if (!withheld) {
+      const { inUse, allocated } = samplesOf(past, current, m.id, t.quotaEtaWindowMs);
+      eta = memberQuotaEta(inUse, allocated, quotaBytes, t.quotaEtaWindowMs);
+    }
+    return [{ member: { id: m.id, name: m.name }, inUseBytes: m.inUseKiB * 1024, quotaBytes, quotaSource: own === undefined ? ('configured' as const) : ('status' as const), eta }];
   });
 }
 
