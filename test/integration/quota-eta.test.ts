@@ -1,3 +1,4 @@
+import { AlarmAction, AlarmType } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdCluster, etcdVersion } from '../fixtures/etcd-cluster.ts';
 import { get } from '../helpers/http.ts';
@@ -106,39 +107,57 @@ describe('the quota ETA', () => {
     const served = fill.flatMap((r) => r.members.filter((m) => m.etaSeconds !== null).map((m) => ({ ...m, at: r.at, eta: m.etaSeconds as number, truth: (nospaceAt - r.at) / 1000 })));
     const errors = served.map((s) => s.eta - s.truth);
     console.log(`${context()}${served.length} ETAs served in ${fill.length} rounds; error (served - true) from ${Math.min(...errors).toFixed(2)} to ${Math.max(...errors).toFixed(2)} s; first served ${served[0]?.truth.toFixed(1)} s before NOSPACE; fitted to ${[...new Set(served.map((s) => s.basis))].join(', ')}`);
-    // Enough of them to mean something: the rule serves for at least the last 10 s (three members a round).
+    // Enough of them to mean something: served from at least 5 s before NOSPACE (12 to 16 s in runs here).
     expect(served.length, context()).toBeGreaterThanOrEqual(15);
-    expect(served[0]?.truth, context()).toBeGreaterThan(10);
+    expect(served[0]?.truth, context()).toBeGreaterThan(5);
     for (const s of served) {
       expect(Math.abs(s.eta - s.truth), `${context()}${s.name} at ${new Date(s.at).toISOString()}: ETA ${s.eta} s, NOSPACE came ${s.truth.toFixed(2)} s later`).toBeLessThanOrEqual(tolerance(s.truth));
       expect(s.inUseBytes / QUOTA).toBeGreaterThanOrEqual(0.5);
     }
   });
 
-  it('serves none once a delete, compaction and defragmentation shrink the database', { timeout: 60_000 }, async () => {
+  it('serves none once a delete, compaction and defragmentation shrink the database: the fall starts a new trend', { timeout: 60_000 }, async () => {
     expect(nospaceAt, context()).toBeGreaterThan(0);
     const before = Math.min(...(fill.at(-1)?.members.map((m) => m.inUseBytes) ?? [0]));
+    let disarmedAt = Number.POSITIVE_INFINITY;
     const shrinking = (async () => {
       const client = cluster.client(0);
       try {
-        const { header } = await client.delete().prefix('fill/').exec();
+        // A third of the keys go: the database shrinks, but stays above the floor, so that what withholds the
+        // ETA afterwards is the broken trend, not the floor.
+        for (let i = 0; i < keys; i += 3) await client.delete().key(`fill/${i}`).exec();
+        const { header } = await client.delete().key('fill/0').exec();
         await client.kv.compact({ revision: header.revision, physical: true });
+        for (let i = 0; i < cluster.members.length; i++) {
+          const member = cluster.client(i);
+          try {
+            await member.maintenance.defragment();
+          } finally {
+            member.close();
+          }
+        }
+        // The test may write (the service never does): clear NOSPACE so that the alarm is not what withholds.
+        const { alarms } = await client.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None });
+        for (const a of alarms) await client.maintenance.alarm({ action: AlarmAction.Deactivate, memberID: a.memberID, alarm: a.alarm });
+        disarmedAt = Date.now();
       } finally {
         client.close();
-      }
-      for (let i = 0; i < cluster.members.length; i++) {
-        const member = cluster.client(i);
-        try {
-          await member.maintenance.defragment();
-        } finally {
-          member.close();
-        }
       }
       await new Promise((resolve) => setTimeout(resolve, (WINDOW_S / 2) * 1000));
     })();
     const after = await watch(shrinking);
     await shrinking;
-    expect(Math.min(...(after.at(-1)?.members.map((m) => m.inUseBytes) ?? [before])), context()).toBeLessThan(before / 4);
+    const last = after.at(-1)?.members.map((m) => m.inUseBytes) ?? [before];
+    expect(Math.max(...last), context()).toBeLessThan(before * 0.85);
     for (const round of after) for (const m of round.members) expect(m.etaSeconds, `${context()}${JSON.stringify(m)}`).toBeNull();
+    const cleared = after.filter((r) => r.at > disarmedAt + 500);
+    expect(cleared.length, context()).toBeGreaterThanOrEqual(10);
+    for (const round of cleared) {
+      for (const m of round.members) {
+        expect(m.inUseBytes / QUOTA, `${context()}${JSON.stringify(m)}`).toBeGreaterThanOrEqual(0.5);
+        // Withheld by the trend's clauses (a new trend too short, or flat: its halves' noise may read as slowing), not by the floor or an alarm.
+        expect(['too-few-samples', 'too-short', 'not-rising', 'slowing', 'accelerating', 'unsteady', 'too-far'], `${context()}${JSON.stringify(m)}`).toContain(m.withheld);
+      }
+    }
   });
 });
