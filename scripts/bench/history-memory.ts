@@ -33,7 +33,7 @@ function record(i: number): RoundRecord {
     term: 2 + Math.floor(i / 97),
     members: members.map((m, j): MemberRecord => {
       const state = (i + j) % 11 === 0 ? (STATES[(i + j) % STATES.length] as MemberState) : 'healthy';
-      return { id: m.id, name: m.name, state, applied: 1000 + i * 3 + j, failure: state === 'healthy' ? null : 'CONNECTION_REFUSED' };
+      return { id: m.id, name: m.name, state, applied: 1000 + i * 3 + j, failure: state === 'healthy' ? null : 'CONNECTION_REFUSED', inUseKiB: 3_000_000 + i, allocatedKiB: 4_000_000 + i };
     }),
     alarms: i % 501 === 0 ? [`${members[0]?.id}:NOSPACE`] : [],
   };

@@ -29,6 +29,8 @@ const OVERRIDE_KEYS = [
   'flapChangesMax',
   'flapWindowMs',
   'stallRounds',
+  'quotaEtaThresholdMs',
+  'quotaEtaWindowMs',
   'nodeGraceMs',
 ] as const satisfies readonly SettingKey[];
 

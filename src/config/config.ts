@@ -117,6 +117,10 @@ export interface Config {
   readonly flapWindowMs: number;
   /** Rounds over which a member's applied index may stay put while the leader's moves. */
   readonly stallRounds: number;
+  /** DB_QUOTA_EXHAUSTION_SOON when a member's quota ETA is under this. */
+  readonly quotaEtaThresholdMs: number;
+  /** How far back a member's database growth is fitted for its quota ETA. */
+  readonly quotaEtaWindowMs: number;
   readonly logLevel: LogLevel;
   /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static. */
   readonly mode: Mode;

@@ -161,6 +161,22 @@ export const PROBE_SETTINGS = {
     help: "rounds over which a member's applied index may stay put while the leader's moves before MEMBER_STALLED (2 to 100)",
     parse: (raw) => parseInteger(raw, 2, 100),
   },
+  quotaEtaThresholdMs: {
+    key: 'quotaEtaThresholdMs',
+    env: 'ETCD_PROBE_QUOTA_ETA_THRESHOLD',
+    flag: 'quota-eta-threshold',
+    fallback: '24h',
+    help: "a member's quota ETA under which DB_QUOTA_EXHAUSTION_SOON is given (1m to 30d)",
+    parse: (raw) => parseDuration(raw, 60_000, 30 * 24 * 3_600_000),
+  },
+  quotaEtaWindowMs: {
+    key: 'quotaEtaWindowMs',
+    env: 'ETCD_PROBE_QUOTA_ETA_WINDOW',
+    flag: 'quota-eta-window',
+    fallback: '6h',
+    help: 'how far back database growth is fitted for the quota ETA (10s to 24h); history is kept at least this long',
+    parse: (raw) => parseDuration(raw, 10_000, 24 * 3_600_000),
+  },
   logLevel: {
     key: 'logLevel',
     env: 'ETCD_PROBE_LOG_LEVEL',

@@ -44,6 +44,8 @@ export function thresholdsOf(config: Config): Thresholds {
     flapChangesMax: config.flapChangesMax,
     flapWindowMs: config.flapWindowMs,
     stallRounds: config.stallRounds,
+    quotaEtaThresholdMs: config.quotaEtaThresholdMs,
+    quotaEtaWindowMs: config.quotaEtaWindowMs,
   };
 }
 
@@ -52,7 +54,7 @@ export function historyLimitsOf(config: Config): HistoryLimits {
   return {
     windowMs: config.historyWindowMs,
     maxBytes: config.historyMaxBytes,
-    checksMs: Math.max(config.leaderChangesWindowMs, config.flapWindowMs),
+    checksMs: Math.max(config.leaderChangesWindowMs, config.flapWindowMs, config.quotaEtaWindowMs),
   };
 }
 

@@ -21,7 +21,7 @@ export function alarmsFromStatusErrors(errors: readonly string[]): AlarmEntry[] 
 }
 
 /** Maintenance.Status's response in the project's terms. */
-export function toMemberStatus(response: IStatusResponse): MemberStatus {
+export function toMemberStatus(response: IStatusResponse & { readonly dbSizeQuota?: number | null }): MemberStatus {
   const leader = hexId(response.leader);
   return {
     clusterId: hexId(response.header.cluster_id),
@@ -29,6 +29,7 @@ export function toMemberStatus(response: IStatusResponse): MemberStatus {
     version: response.version,
     dbSizeBytes: toNumber(response.dbSize),
     dbSizeInUseBytes: toNumber(response.dbSizeInUse),
+    dbSizeQuotaBytes: response.dbSizeQuota ?? null,
     leaderId: leader === NO_ID ? null : leader,
     raftIndex: toNumber(response.raftIndex),
     raftAppliedIndex: toNumber(response.raftAppliedIndex),

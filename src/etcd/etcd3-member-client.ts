@@ -8,6 +8,7 @@ import type { Outcome } from '../probe/outcome.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
 import { describeError, type CallKind } from './describe-error.ts';
 import { toAlarmEntries, toMemberListing, toMemberStatus } from './convert.ts';
+import { statusQuotaTransformer } from './status-quota.ts';
 
 /** How to reach one member: its URL, the TLS material, the per-call deadline and gRPC channel extras. */
 export interface Etcd3ClientOptions {
@@ -82,6 +83,8 @@ export class Etcd3MemberClient implements MemberClient {
         'grpc.enable_channelz': 0,
         ...options.channelOptions,
         channelFactoryOverride: this.#channel.make,
+        // etcd 3.6 reports its quota in Status; etcd3's decoder would drop the field.
+        callInvocationTransformer: statusQuotaTransformer,
       } as ChannelOptions,
     };
     if (secure && (ca || cert)) {

@@ -2,6 +2,7 @@ import type { Policy } from '../config/config.ts';
 import type { EndpointView, MemberView } from '../probe/cluster-view.ts';
 import type { ProbeError } from '../probe/outcome.ts';
 import { disruptionsAllowed } from '../probe/disruption.ts';
+import type { MemberQuotaEta } from '../probe/history/quota-eta-check.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import { isAnsweringLeader } from '../probe/verdict.ts';
 
@@ -29,6 +30,32 @@ function kubeDoc(snapshot: Snapshot) {
   return kube ? { cluster: kube.cluster, transport: kube.transport, apiError: errorDoc(kube.apiError) } : null;
 }
 
+/** A member's quota ETA as documents give it: the seconds left and the growth when served, else why not. */
+function etaDoc(e: MemberQuotaEta) {
+  const { eta } = e;
+  return {
+    inUseBytes: e.inUseBytes,
+    quotaBytes: e.quotaBytes,
+    quotaSource: e.quotaSource,
+    etaSeconds: eta.served ? Math.round(eta.etaMs / 1000) : null,
+    growthBytesPerSecond: eta.served ? eta.bytesPerSecond : null,
+    basis: eta.served ? eta.basis : null,
+    withheld: eta.served ? null : eta.why,
+    samples: eta.samples,
+    spanSeconds: Math.round(eta.spanMs / 1000),
+  };
+}
+
+/** The quota section of `/healthz/etcd`: the quota, where it came from, and each answering member's ETA. */
+function quotaDoc(snapshot: Snapshot) {
+  const etas = snapshot.verdict.quotaEta;
+  return {
+    quotaBytes: etas[0]?.quotaBytes ?? null,
+    source: etas[0]?.quotaSource ?? null,
+    members: etas.map((e) => ({ id: e.member.id, name: e.member.name, ...etaDoc(e) })),
+  };
+}
+
 /** The `/healthz/etcd` document. */
 export function healthzDocument(snapshot: Snapshot, policy: Policy) {
   const { verdict, mode, durationMs } = snapshot;
@@ -42,6 +69,7 @@ export function healthzDocument(snapshot: Snapshot, policy: Policy) {
     disruptionsAllowed: disruptionsAllowed(verdict),
     leader: verdict.leader,
     clusterId: verdict.clusterId,
+    quota: quotaDoc(snapshot),
     ...freshness(snapshot),
     durationMs,
   };
@@ -57,6 +85,11 @@ export function healthzSummaryDocument(snapshot: Snapshot, policy: Policy) {
     policy,
     reasons: snapshot.verdict.reasons.map((r) => ({ code: r.code, severity: r.severity })),
   };
+}
+
+function quotaEtaOf(snapshot: Snapshot, id: string) {
+  const e = snapshot.verdict.quotaEta.find((q) => q.member.id === id);
+  return e ? etaDoc(e) : null;
 }
 
 /** One member as `/members` lists it and `/members/{idOrName}` returns it. */
@@ -93,6 +126,7 @@ export function memberDocument(m: MemberView, snapshot: Snapshot) {
         }
       : null,
     alarms: snapshot.view.alarms.filter((a) => a.memberId === m.id).map((a) => a.alarm),
+    quotaEta: quotaEtaOf(snapshot, m.id),
     ...kube,
   };
 }

@@ -34,6 +34,7 @@ export class ProbeMetrics {
   readonly #dbSize = this.#memberGauge('etcd_probe_member_db_size_bytes', 'Size of the backend database file.');
   readonly #dbInUse = this.#memberGauge('etcd_probe_member_db_size_in_use_bytes', 'Logically used size of the backend database.');
   readonly #raftIndex = this.#memberGauge('etcd_probe_member_raft_index', 'The member\'s raft committed index.');
+  readonly #quotaEta = this.#memberGauge('etcd_probe_db_quota_eta_seconds', "Seconds until the member's database reaches the quota at its steady growth; only while the estimate is served (docs/metrics-and-alerts.md states the rule).");
   readonly #alarm = new Gauge({ name: 'etcd_probe_alarm_active', help: 'Active etcd alarms (1 per member and alarm).', labelNames: ['member', 'alarm'], registers: [this.registry] });
   readonly #roundDuration = new Histogram({ name: 'etcd_probe_round_duration_seconds', help: 'Duration of a probe round.', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10], registers: [this.registry] });
   readonly #rpcDuration = new Histogram({ name: 'etcd_probe_rpc_duration_seconds', help: 'Duration of each etcd call of a round, failed ones included.', labelNames: ['member', 'rpc'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5], registers: [this.registry] });
@@ -77,7 +78,7 @@ export class ProbeMetrics {
     this.#lastRound.set(snapshot.checkedAt / 1000);
     this.#reasons.reset();
     for (const r of verdict.reasons) this.#reasons.inc({ code: r.code, severity: r.severity });
-    for (const g of [this.#up, this.#healthy, this.#isLeader, this.#dbSize, this.#dbInUse, this.#raftIndex]) g.reset();
+    for (const g of [this.#up, this.#healthy, this.#isLeader, this.#dbSize, this.#dbInUse, this.#raftIndex, this.#quotaEta]) g.reset();
     for (const m of view.members) {
       const labels = { member: shortName(m), id: m.id };
       this.#up.set(labels, m.reachable ? 1 : 0);
@@ -88,6 +89,9 @@ export class ProbeMetrics {
         this.#dbInUse.set(labels, m.status.dbSizeInUseBytes);
         this.#raftIndex.set(labels, m.status.raftIndex);
       }
+    }
+    for (const e of verdict.quotaEta) {
+      if (e.eta.served) this.#quotaEta.set({ member: shortName(e.member), id: e.member.id }, Math.round(e.eta.etaMs / 1000));
     }
     this.#alarm.reset();
     for (const a of view.alarms) {

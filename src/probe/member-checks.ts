@@ -1,12 +1,11 @@
 import type { MemberView } from './cluster-view.ts';
 import type { HistoryThresholds } from './history/history-checks.ts';
+import type { QuotaEtaThresholds } from './history/quota-eta-check.ts';
 import { formatBytes } from './format-bytes.ts';
 import { label, reason, type MemberRef, type Reason } from './reason.ts';
 
 /** The limits a round is judged against. */
-export interface Thresholds extends HistoryThresholds {
-  /** etcd's backend quota in bytes. */
-  readonly quotaBytes: number;
+export interface Thresholds extends HistoryThresholds, QuotaEtaThresholds {
   /** How many raft entries a follower may trail the leader. */
   readonly maxRaftGap: number;
   /** A control-plane node younger than this may lack its etcd member without NODE_WITHOUT_MEMBER. */

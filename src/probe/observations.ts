@@ -17,6 +17,8 @@ export interface MemberStatus {
   readonly version: string;
   readonly dbSizeBytes: number;
   readonly dbSizeInUseBytes: number;
+  /** The quota the member reports (etcd 3.6 and later); null when it reports none. */
+  readonly dbSizeQuotaBytes: number | null;
   /** The member's idea of the leader; null when it knows none. */
   readonly leaderId: string | null;
   readonly raftIndex: number;

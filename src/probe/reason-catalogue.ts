@@ -22,6 +22,7 @@ export type ReasonCode =
   | 'MEMBER_FLAPPING'
   | 'MEMBER_STALLED'
   | 'DB_QUOTA_HIGH'
+  | 'DB_QUOTA_EXHAUSTION_SOON'
   | 'RAFT_APPLY_LAG'
   | 'MEMBER_BEHIND'
   | 'LEARNER_PRESENT'
@@ -143,6 +144,12 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
     severity: 'degraded',
     when: "A member's database file is at least 80 % of `ETCD_PROBE_QUOTA_BYTES` (the message says when it is at least 95 %).",
     hint: 'Compact and defragment before the NOSPACE alarm stops all writes, or raise --quota-backend-bytes (and ETCD_PROBE_QUOTA_BYTES with it).',
+  },
+  DB_QUOTA_EXHAUSTION_SOON: {
+    severity: 'info',
+    when: "A member's database in use (Status dbSizeInUse) is at least 50 % of `ETCD_PROBE_QUOTA_BYTES`, has grown along a steady line over at least a quarter of `ETCD_PROBE_QUOTA_ETA_WINDOW` (6h) in 10 rounds or more, and at that rate reaches the quota within `ETCD_PROBE_QUOTA_ETA_THRESHOLD` (24h). The rule in full is in docs/metrics-and-alerts.md.",
+    why: 'A forecast, not a fault: nothing fails yet, so it does not fail a strict gate or a rollout; DB_QUOTA_HIGH (degraded) still comes at 80 %, ALARM_NOSPACE (unhealthy) when etcd refuses writes, and the alert EtcdDatabaseQuotaExhaustionSoon pages before either.',
+    hint: 'Find what writes the growth (etcdctl get --prefix --keys-only, counted per prefix; Kubernetes: objects per resource) and stop it, make sure compaction runs (kube-apiserver compacts every 5 minutes), then defragment; or raise --quota-backend-bytes (and ETCD_PROBE_QUOTA_BYTES with it).',
   },
   RAFT_APPLY_LAG: {
     severity: 'degraded',

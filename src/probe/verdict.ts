@@ -2,6 +2,7 @@ import { judgeAlarms, judgeClusterIds, judgeMembership, judgeReachability, judge
 import type { ClusterView } from './cluster-view.ts';
 import { echoesKubeApi, judgeKube, kubeExplains } from './kube-checks.ts';
 import { judgeHistory } from './history/history-checks.ts';
+import { judgeQuotaEtas, quotaEtas, type MemberQuotaEta } from './history/quota-eta-check.ts';
 import { observedRound, type RoundRecord } from './history/round-record.ts';
 import { NO_MEMORY, type LeaderMemory } from './leader-memory.ts';
 import { readLeadership, type Leadership } from './leadership.ts';
@@ -31,6 +32,8 @@ export interface Verdict {
   /** The leader, only when a read confirmed that one holds a quorum this round. */
   readonly leader: LeaderRef | null;
   readonly clusterId: string | null;
+  /** Each member's quota ETA this round (served or withheld, with why), for every member that answered Status. */
+  readonly quotaEta: readonly MemberQuotaEta[];
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { unhealthy: 0, degraded: 1, info: 2 };
@@ -69,6 +72,8 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, re
     anyReachable,
   });
   const observed = observedRound(view, quorum.confirmed, leader, now);
+  const reportedQuotas = new Map(own.flatMap((m) => (m.status?.dbSizeQuotaBytes ? [[m.id, m.status.dbSizeQuotaBytes] as const] : [])));
+  const quotaEta = quotaEtas(recent.history, observed, thresholds, reportedQuotas);
   const found = [
     ...unreachable,
     ...judgeClusterIds(view),
@@ -85,6 +90,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, re
     }),
     ...judgeKube(view, thresholds.nodeGraceMs, now),
     ...judgeHistory(recent.history, observed, thresholds),
+    ...judgeQuotaEtas(quotaEta, thresholds),
   ];
   const reasons = found.sort(order);
   const status: HealthStatus = reasons.some((r) => r.severity === 'unhealthy')
@@ -92,7 +98,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, re
     : reasons.some((r) => r.severity === 'degraded')
       ? 'degraded'
       : 'healthy';
-  return { status, reasons, quorum, leader, clusterId: view.clusterId };
+  return { status, reasons, quorum, leader, clusterId: view.clusterId, quotaEta };
 }
 
 /**

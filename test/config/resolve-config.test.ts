@@ -59,6 +59,8 @@ describe('resolveConfig: defaults', () => {
       maxConnections: 1024,
       maxConnectionsPerClient: 64,
       shutdownDelayMs: 0,
+      quotaEtaThresholdMs: 86_400_000,
+      quotaEtaWindowMs: 21_600_000,
     } satisfies Config);
     expect(result.sources).toEqual({});
     expect(result.warnings).toEqual([]);

@@ -29,6 +29,7 @@ describe('toMemberStatus', () => {
       version: '3.4.23',
       dbSizeBytes: 20480,
       dbSizeInUseBytes: 16384,
+      dbSizeQuotaBytes: null,
       leaderId: '628170c800dbcee',
       raftIndex: 4,
       raftAppliedIndex: 4,

@@ -19,6 +19,7 @@ export interface FakeMember {
   readonly raftAppliedIndex?: number;
   readonly dbSizeBytes?: number;
   readonly dbSizeInUseBytes?: number;
+  readonly dbSizeQuotaBytes?: number;
   readonly version?: string;
   readonly clusterId?: string;
   readonly statusAlarms?: readonly AlarmEntry[];
@@ -59,6 +60,7 @@ function status(m: FakeMember, leader: string | null): MemberStatus {
     version: m.version ?? '3.5.17',
     dbSizeBytes: m.dbSizeBytes ?? 20_480,
     dbSizeInUseBytes: m.dbSizeInUseBytes ?? 16_384,
+    dbSizeQuotaBytes: m.dbSizeQuotaBytes ?? null,
     leaderId: m.leaderId === undefined ? leader : m.leaderId,
     raftIndex: m.raftIndex ?? 1000,
     raftAppliedIndex: m.raftAppliedIndex ?? m.raftIndex ?? 1000,

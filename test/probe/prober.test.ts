@@ -15,6 +15,8 @@ const THRESHOLDS = {
   flapChangesMax: 4,
   flapWindowMs: 600_000,
   stallRounds: 3,
+  quotaEtaThresholdMs: 86_400_000,
+  quotaEtaWindowMs: 21_600_000,
 };
 const HISTORY = { windowMs: 3_600_000, maxBytes: 1_000_000, checksMs: 600_000 };
 

@@ -14,6 +14,8 @@ export const TEST_THRESHOLDS: Thresholds = {
   flapChangesMax: 4,
   flapWindowMs: 600_000,
   stallRounds: 3,
+  quotaEtaThresholdMs: 86_400_000,
+  quotaEtaWindowMs: 21_600_000,
 };
 
 /** A judged snapshot of scripted observations, built the way Prober.round() builds one. */

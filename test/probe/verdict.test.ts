@@ -373,6 +373,21 @@ const ROWS: Row[] = [
     reasons: ['MEMBER_STALLED'],
   },
   {
+    name: "a member's database in use rises steadily towards the quota (6 h left at 0.1 GiB/h)",
+    observations: round(three({ b: { dbSizeBytes: 1.4 * GIB, dbSizeInUseBytes: 1.4 * GIB } })),
+    // 12 rounds over the 2 h before NOW (1000 s), b rising 0.1 GiB an hour to 1.4 GiB.
+    history: Array.from({ length: 12 }, (_, i) => rec(1000 - 7200 + i * 600, { inUseKiB: { b: (1.2 * GIB + (0.1 * GIB * i) / 6) / 1024 } })),
+    status: 'healthy',
+    reasons: ['DB_QUOTA_EXHAUSTION_SOON'],
+  },
+  {
+    name: 'the same rise with its last hour flat serves no ETA',
+    observations: round(three({ b: { dbSizeBytes: 1.3 * GIB, dbSizeInUseBytes: 1.3 * GIB } })),
+    history: Array.from({ length: 12 }, (_, i) => rec(1000 - 7200 + i * 600, { inUseKiB: { b: (1.2 * GIB + (0.1 * GIB * Math.min(i, 6)) / 6) / 1024 } })),
+    status: 'healthy',
+    reasons: [],
+  },
+  {
     name: 'elections do not count against every member as flapping',
     observations: round(three()),
     history: [rec(800), rec(850, { leader: null, states: { a: 'healthy' } }), rec(900, { leader: 'b', term: 3 }), rec(950, { leader: null })],

@@ -1,6 +1,7 @@
 import type { MemberDisruption } from '../../probe/disruption.ts';
 import { label } from '../../probe/reason.ts';
 import { dbSizeBar } from './db-size-bar.ts';
+import { quotaEtaText } from './quota-eta-text.ts';
 import { html, type SafeHtml } from './html.ts';
 import type { MemberDoc } from './page-model.ts';
 
@@ -60,6 +61,7 @@ ${kubernetesFacts(m)}
 ${fact('ID', html`<code>${m.id}</code>`)}
 ${fact('Version', s ? s.version : 'unknown')}
 ${fact('Raft', s ? `index ${s.raftIndex} · applied ${s.raftAppliedIndex} · term ${s.raftTerm}` : 'unknown')}
+${m.quotaEta && fact('Quota ETA', quotaEtaText(m.quotaEta))}
 </dl>
 ${dbSizeBar(s, quotaBytes)}
 </article>`;

@@ -26,7 +26,7 @@ export interface LastFailure {
  * names are shared with the round, not copied). Calibrated with scripts/bench/history-memory.ts (heap growth after GC against the cap), held by test/probe/history/round-history-memory.test.ts.
  */
 export function estimateBytes(record: RoundRecord): number {
-  return 280 + 160 * record.members.length + 60 * record.alarms.length;
+  return 280 + 192 * record.members.length + 60 * record.alarms.length;
 }
 
 /**

@@ -16,6 +16,13 @@ export interface MemberRecord {
   readonly applied: number | null;
   /** Why it was not healthy (the message is kept once per member, in the history's last failures). */
   readonly failure: ProbeErrorCode | null;
+  /**
+   * Its database's logical size in use (Status dbSizeInUse) in KiB, when it answered: what the quota ETA is
+   * fitted to. KiB keep it a small integer in V8 (a byte count past 1 GiB would be a boxed number, 16 B more a field).
+   */
+  readonly inUseKiB: number | null;
+  /** Its database's allocated size in KiB (Status dbSize, the high-water mark etcd's quota check reads), when it answered. */
+  readonly allocatedKiB: number | null;
 }
 
 /** What history keeps of one round: no observations, only what transitions and rates are made of. */
@@ -45,6 +52,10 @@ export function memberState(m: MemberView, confirmed: boolean): MemberState {
   return 'unhealthy';
 }
 
+function kib(bytes: number | undefined): number | null {
+  return bytes === undefined ? null : Math.round(bytes / 1024);
+}
+
 /** A round as history records it, before its status is known (history's own checks are part of the verdict). */
 export type ObservedRound = Omit<RoundRecord, 'status'>;
 
@@ -59,7 +70,7 @@ export function observedRound(view: ClusterView, confirmed: boolean, leader: Lea
       .filter((m) => m.listed)
       .map((m) => {
         const state = memberState(m, confirmed);
-        return { id: m.id, name: m.name, state, applied: m.status?.raftAppliedIndex ?? null, failure: state === 'healthy' ? null : (m.error?.code ?? null) };
+        return { id: m.id, name: m.name, state, applied: m.status?.raftAppliedIndex ?? null, failure: state === 'healthy' ? null : (m.error?.code ?? null), inUseKiB: kib(m.status?.dbSizeInUseBytes), allocatedKiB: kib(m.status?.dbSizeBytes) };
       }),
     alarms: view.alarms.map((a) => `${a.memberId}:${a.alarm}`),
   };

@@ -9,6 +9,8 @@ export interface RecordSpec {
   readonly term?: number;
   readonly states?: Partial<Record<'a' | 'b' | 'c', MemberState>>;
   readonly applied?: Partial<Record<'a' | 'b' | 'c', number | null>>;
+  /** Database KiB in use (and allocated); null (not answered) by default. */
+  readonly inUseKiB?: Partial<Record<'a' | 'b' | 'c', number>>;
   readonly alarms?: readonly string[];
   readonly status?: HealthStatus;
   readonly confirmed?: boolean;
@@ -25,7 +27,7 @@ export function rec(at: number, spec: RecordSpec = {}): RoundRecord {
     term: leader ? (spec.term ?? 2) : null,
     members: (['a', 'b', 'c'] as const).map((id) => {
       const state = spec.states?.[id] ?? 'healthy';
-      return { id, name: `m-${id}`, state, applied: spec.applied?.[id] === undefined ? 100 + at : (spec.applied[id] ?? null), failure: state === 'healthy' ? null : 'CONNECTION_REFUSED' };
+      return { id, name: `m-${id}`, state, applied: spec.applied?.[id] === undefined ? 100 + at : (spec.applied[id] ?? null), failure: state === 'healthy' ? null : 'CONNECTION_REFUSED', inUseKiB: spec.inUseKiB?.[id] ?? null, allocatedKiB: spec.inUseKiB?.[id] ?? null };
     }),
     alarms: spec.alarms ?? [],
   };
