@@ -665,7 +665,7 @@ export interface components {
         };
         Reason: {
             /** @enum {string} */
-            code: "NO_MEMBER_REACHABLE" | "QUORUM_LOST" | "NO_LEADER" | "QUORUM_MARGIN_UNKNOWN" | "ALARM_NOSPACE" | "ALARM_CORRUPT" | "CLUSTER_ID_MISMATCH" | "MEMBER_UNREACHABLE" | "MEMBER_UNHEALTHY" | "MEMBER_NOT_PROBED" | "MEMBER_ID_MISMATCH" | "UNSTARTED_MEMBER" | "MEMBER_LIST_MISMATCH" | "MEMBERSHIP_UNKNOWN" | "LEADER_DISAGREEMENT" | "FREQUENT_LEADER_CHANGES" | "MEMBER_FLAPPING" | "MEMBER_STALLED" | "DB_QUOTA_HIGH" | "RAFT_APPLY_LAG" | "MEMBER_BEHIND" | "LEARNER_PRESENT" | "LEADER_STOP_COSTS_ELECTION" | "VERSION_SKEW" | "DB_FRAGMENTED" | "KUBE_API_UNREACHABLE" | "KUBE_API_REFUSED" | "KUBE_API_NOT_ALLOWED" | "MEMBER_WITHOUT_NODE" | "NODE_WITHOUT_MEMBER" | "ETCD_POD_NOT_READY";
+            code: "NO_MEMBER_REACHABLE" | "QUORUM_LOST" | "NO_LEADER" | "QUORUM_MARGIN_UNKNOWN" | "ALARM_NOSPACE" | "ALARM_CORRUPT" | "CLUSTER_ID_MISMATCH" | "MEMBER_UNREACHABLE" | "MEMBER_UNHEALTHY" | "MEMBER_NOT_PROBED" | "MEMBER_ID_MISMATCH" | "UNSTARTED_MEMBER" | "MEMBER_LIST_MISMATCH" | "MEMBERSHIP_UNKNOWN" | "LEADER_DISAGREEMENT" | "FREQUENT_LEADER_CHANGES" | "MEMBER_FLAPPING" | "MEMBER_STALLED" | "DB_QUOTA_HIGH" | "DB_QUOTA_EXHAUSTION_SOON" | "RAFT_APPLY_LAG" | "MEMBER_BEHIND" | "LEARNER_PRESENT" | "LEADER_STOP_COSTS_ELECTION" | "VERSION_SKEW" | "DB_FRAGMENTED" | "KUBE_API_UNREACHABLE" | "KUBE_API_REFUSED" | "KUBE_API_NOT_ALLOWED" | "MEMBER_WITHOUT_NODE" | "NODE_WITHOUT_MEMBER" | "ETCD_POD_NOT_READY";
             /**
              * @description unhealthy and degraded set the status; info never changes it.
              * @enum {string}
@@ -716,10 +716,56 @@ export interface components {
             disruptionsAllowed: number;
             leader: components["schemas"]["Leader"] | null;
             clusterId: components["schemas"]["HexId"] | null;
+            quota: components["schemas"]["Quota"];
             /** @description When the round finished; how long ago is the Age header. */
             checkedAt: components["schemas"]["Timestamp"];
             /** @description How long the round took. */
             durationMs: number;
+        };
+        /** @description The backend quota and, for each member that answered Status, when its database in use reaches it at its steady growth (docs/metrics-and-alerts.md states the rule). */
+        Quota: {
+            /** @description The quota the first member that answered is measured against (each member gives its own); null when no member answered. */
+            quotaBytes: number | null;
+            /**
+             * @description status: reported by the member (etcd 3.6 and later); configured: ETCD_PROBE_QUOTA_BYTES.
+             * @enum {string|null}
+             */
+            source: "status" | "configured" | null;
+            members: ({
+                id: components["schemas"]["HexId"];
+                name: string;
+            } & components["schemas"]["QuotaEta"])[];
+        };
+        QuotaEta: {
+            id?: components["schemas"]["HexId"];
+            name?: string;
+            /** @description The database's logical size in use this round (Status dbSizeInUse). */
+            inUseBytes: number;
+            /** @description The quota this member's ETA is measured against. */
+            quotaBytes: number;
+            /**
+             * @description status: the member reported it (Status dbSizeQuota, etcd 3.6 and later); configured: ETCD_PROBE_QUOTA_BYTES.
+             * @enum {string}
+             */
+            quotaSource: "status" | "configured";
+            /** @description Seconds until the size in use reaches the quota at the fitted rate; null when withheld. */
+            etaSeconds: number | null;
+            /** @description The fitted growth; null when withheld. */
+            growthBytesPerSecond: number | null;
+            /**
+             * @description The size the served ETA was fitted to: the data in use, or the allocated high-water mark (Status dbSize) that etcd's quota check reads, whichever reaches the quota first; null when withheld.
+             * @enum {string|null}
+             */
+            basis: "in-use" | "allocated" | null;
+            /**
+             * @description Which clause of the rule withheld the ETA; null when it is served.
+             * @enum {string|null}
+             */
+            withheld: "below-floor" | "at-quota" | "too-few-samples" | "too-short" | "not-rising" | "slowing" | "accelerating" | "unsteady" | "too-far" | null;
+            /** @description Rounds in the current trend (since the last fall); 0 when withheld without a fit (under the floor by both sizes, or under a NOSPACE alarm). */
+            samples: number;
+            /** @description How long the current trend spans. */
+            spanSeconds: number;
         };
         /** @description What /healthz/etcd tells a caller without the token when a token file is set. */
         HealthSummary: {
@@ -784,6 +830,8 @@ export interface components {
             error: components["schemas"]["ProbeError"] | null;
             status: components["schemas"]["MemberStatus"] | null;
             alarms: ("NOSPACE" | "CORRUPT")[];
+            /** @description Its quota ETA this round (GET /healthz/etcd's quota section explains it); null when it did not answer Status. */
+            quotaEta: components["schemas"]["QuotaEta"] | null;
             /** @description Kubernetes modes only - the control-plane node named like the member (kubeadm names members after nodes), or null. */
             node?: {
                 name: string;
