@@ -133,3 +133,41 @@ etcd-probe/service: headless
 {{- fail "kube.portForwardNodes: it limits the pods/portforward grant of kubeconfig mode in-cluster with kube.connect=port-forward, and the chart makes no such grant here (other modes port-forward, if at all, as the workload kubeconfig's user: limit that user's grant instead)" }}
 {{- end }}
 {{- end }}
+
+{{/* A Kubernetes memory quantity (512Mi, 1Gi, 800M, 1073741824) in whole MiB; fails on a form it cannot read. */}}
+{{- define "etcd-probe.mebibytes" -}}
+{{- $q := toString . }}
+{{- $n := regexFind "^[0-9]+(\\.[0-9]+)?" $q }}
+{{- $unit := trimPrefix $n $q }}
+{{- $factors := dict "" 0.00000095367431640625 "Ki" 0.0009765625 "Mi" 1.0 "Gi" 1024.0 "Ti" 1048576.0 "k" 0.0009536743164 "M" 0.95367431640625 "G" 953.67431640625 "T" 953674.31640625 }}
+{{- if or (eq $n "") (not (hasKey $factors $unit)) }}
+{{- fail (printf "resources.limits.memory: %q is not a memory quantity this chart reads (use Mi or Gi, e.g. 1Gi)" $q) }}
+{{- end }}
+{{- mulf (float64 $n) (get $factors $unit) | floor | int }}
+{{- end }}
+
+{{/*
+The container's resources. Single-cluster modes: .Values.resources, 192Mi when no memory limit is set. Fleet
+mode runs Node with fleet.heapMiB of heap (--max-old-space-size): without a limit set, the limit is the heap
+plus 320Mi (plus 576Mi with fleet.holdConnections), what the fleet needs besides its heap (docs/fleet.md);
+a limit set below the heap plus 160Mi fails the render, since Node would be killed before its heap is full.
+*/}}
+{{- define "etcd-probe.resources" -}}
+{{- $resources := deepCopy (default dict .Values.resources) }}
+{{- $limits := default dict $resources.limits }}
+{{- if eq .Values.mode "fleet" }}
+{{- $heap := int .Values.fleet.heapMiB }}
+{{- if $limits.memory }}
+{{- $limit := include "etcd-probe.mebibytes" $limits.memory | int }}
+{{- if lt $limit (add $heap 160) }}
+{{- fail (printf "resources.limits.memory: %s is below what fleet mode needs with fleet.heapMiB %d: at least %dMi (the heap plus 160Mi; leave it unset for %dMi)" (toString $limits.memory) $heap (add $heap 160) (add $heap (ternary 576 320 (eq (toString .Values.fleet.holdConnections) "true")))) }}
+{{- end }}
+{{- else }}
+{{- $_ := set $limits "memory" (printf "%dMi" (add $heap (ternary 576 320 (eq (toString .Values.fleet.holdConnections) "true")))) }}
+{{- end }}
+{{- else if not $limits.memory }}
+{{- $_ := set $limits "memory" "192Mi" }}
+{{- end }}
+{{- $_ := set $resources "limits" $limits }}
+{{- toYaml $resources }}
+{{- end }}

@@ -85,7 +85,7 @@ spec:
           scheme: {{ $scheme }}
         {{- toYaml .Values.readinessProbe | nindent 8 }}
       resources:
-        {{- toYaml .Values.resources | nindent 8 }}
+        {{- include "etcd-probe.resources" . | nindent 8 }}
       securityContext:
         {{- toYaml .Values.securityContext | nindent 8 }}
       volumeMounts:

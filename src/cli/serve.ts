@@ -31,6 +31,18 @@ interface Servable {
   readonly secure: boolean;
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * The warning a service gives at start when it answers everyone: no token file and a listener that is not
+ * loopback-only (the default 0.0.0.0:8080). Its routes name hosts, members and sizes, and in fleet mode every
+ * tenant's clusters; null when a token is set or the listener is loopback.
+ */
+export function openListenerWarning(config: { readonly listen: { readonly host: string; readonly port: number } }, hasToken: boolean, listenSource: string): string | null {
+  if (hasToken || LOOPBACK_HOSTS.has(config.listen.host)) return null;
+  return `every route is open to whoever reaches ${config.listen.host}:${config.listen.port} (${listenSource}): no ETCD_PROBE_AUTH_TOKEN_FILE is set, and /members, /alarms, /metrics and the status page name hosts, members and sizes; set a token file, or listen on 127.0.0.1 (docs/security.md)`;
+}
+
 /** Builds the app and listens; null when the address cannot be bound (reported as a config error, exit 78). */
 export function serve(options: ServeOptions): Promise<Serving | null> {
   const { resolved, logger } = options;
@@ -86,6 +98,8 @@ async function run<A extends Servable>(options: ServeOptions, build: () => Promi
     },
     'etcd-probe listening',
   );
+  const open = openListenerWarning(config, resolved.auth !== null, resolved.sources.listen ?? 'ETCD_PROBE_LISTEN');
+  if (open) logger.warn(open);
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -18,7 +18,7 @@ export const LISTENER_SETTINGS = {
     env: 'ETCD_PROBE_AUTH_ROUTES',
     flag: 'auth-routes',
     fallback: DEFAULT_GUARDED_ROUTES.join(','),
-    help: `comma-separated routes guarded by the token (each covers its sub-paths); of ${ROUTE_PATHS.join(', ')}`,
+    help: `comma-separated routes guarded by the token (each covers its sub-paths; /clusters all of /clusters/{cluster}/… but the verdict routes, which follow /healthz/etcd); of ${ROUTE_PATHS.join(', ')}`,
     parse: (raw) => parseRoutePaths(raw, ROUTE_PATHS),
   },
   tlsCertFile: {

@@ -28,10 +28,16 @@ const CLUSTER_PREFIX = '/clusters/:cluster';
 
 /**
  * Whether a route URL (e.g. `/members/:idOrName`) is one of, or under one of, the guarded paths. A fleet
- * cluster's route (`/clusters/:cluster/members`) is guarded as the same route of one cluster (`/members`).
+ * cluster's route (`/clusters/:cluster/members`) is guarded as the same route of one cluster (`/members`),
+ * and by `/clusters` too, which covers the routes under it as every listed route does, except a cluster's
+ * verdict routes (`/clusters/:cluster/healthz/etcd` and its per-member checks): those follow
+ * `/healthz/etcd`, so that a load balancer without the token still gets its summary (and its status code).
  */
 export function isGuarded(url: string, routes: readonly string[]): boolean {
-  const path = url === CLUSTER_PREFIX || url.startsWith(`${CLUSTER_PREFIX}/`) ? url.slice(CLUSTER_PREFIX.length) || '/' : url;
+  const inCluster = url === CLUSTER_PREFIX || url.startsWith(`${CLUSTER_PREFIX}/`);
+  const path = inCluster ? url.slice(CLUSTER_PREFIX.length) || '/' : url;
+  const verdict = path === '/healthz/etcd' || path.startsWith('/healthz/etcd/');
+  if (inCluster && !verdict && routes.includes('/clusters')) return true;
   return routes.some((r) => path === r || path.startsWith(`${r}/`));
 }
 

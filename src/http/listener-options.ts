@@ -51,9 +51,10 @@ export function httpsServerOptions(material: TlsMaterial): ServerOptions & Recor
 }
 
 /**
- * The router's limits: a path parameter (a member's name or ID) may be as long as a Kubernetes node
- * name (253, a DNS subdomain), rather than Fastify's 100; longer is a 414.
+ * The router's limits: a path parameter may be as long as a fleet's cluster key, `namespace/name` (63 + 1 +
+ * 253 = 317 characters, 319 with the slash sent as %2F), and so as a member's name or ID, rather than
+ * Fastify's 100; longer is a 414.
  */
 export const ROUTER_LIMITS = {
-  maxParamLength: 256,
+  maxParamLength: 320,
 } as const;

@@ -1220,7 +1220,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The member's ID in hex (as etcdctl prints it) or its name (at most 256 characters). */
+                /** @description The member's ID in hex (as etcdctl prints it) or its name (at most 320 characters). */
                 idOrName: string;
             };
             cookie?: never;
@@ -1349,7 +1349,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The member's name or hex ID (at most 256 characters). */
+                /** @description The member's name or hex ID (at most 320 characters). */
                 member: string;
             };
             cookie?: never;
@@ -1691,7 +1691,7 @@ export interface operations {
             path: {
                 /** @description Fleet mode: the cluster's name as `GET /clusters` lists it, URL-encoded (`default/prod` is `default%2Fprod`). */
                 cluster: components["parameters"]["cluster"];
-                /** @description The member's ID in hex (as etcdctl prints it) or its name (at most 256 characters). */
+                /** @description The member's ID in hex (as etcdctl prints it) or its name (at most 320 characters). */
                 idOrName: string;
             };
             cookie?: never;
@@ -1871,7 +1871,7 @@ export interface operations {
             path: {
                 /** @description Fleet mode: the cluster's name as `GET /clusters` lists it, URL-encoded (`default/prod` is `default%2Fprod`). */
                 cluster: components["parameters"]["cluster"];
-                /** @description The member's name or hex ID (at most 256 characters). */
+                /** @description The member's name or hex ID (at most 320 characters). */
                 member: string;
             };
             cookie?: never;

@@ -233,3 +233,28 @@ describe('fleet mode: NOTES.txt', () => {
     expect(renderNotes(FLEET_NAMESPACE)).toContain('It probes every Cluster API Cluster in namespace clusters, connect: port-forward.');
   });
 });
+
+// Issue 25, hole 6: `mode: fleet` rendered --max-old-space-size=512 beside the default 192Mi memory limit.
+describe("fleet mode's memory limit (helm 3 and helm 4 alike)", () => {
+  const limitOf = (options: RenderOptions) => {
+    const [container] = statefulSet(render(options)).spec.template.spec.containers as unknown as { resources: { limits: { memory: string } } }[];
+    return container?.resources.limits.memory;
+  };
+
+  it('follows fleet.heapMiB when none is set: the heap plus 320Mi, plus 576Mi with held connections', () => {
+    expect(limitOf({ set: { mode: 'fleet' } })).toBe('832Mi');
+    expect(limitOf({ set: { mode: 'fleet', 'fleet.heapMiB': 1024 } })).toBe('1344Mi');
+    expect(limitOf({ set: { mode: 'fleet', 'fleet.holdConnections': true } })).toBe('1088Mi');
+  });
+
+  it('keeps a limit set at or above the heap plus 160Mi, and refuses one below, naming both values', () => {
+    expect(limitOf({ set: { mode: 'fleet', 'resources.limits.memory': '1Gi' } })).toBe('1Gi');
+    expect(limitOf({ set: { mode: 'fleet', 'resources.limits.memory': '672Mi' } })).toBe('672Mi');
+    for (const { helm, message } of renderFailures({ set: { mode: 'fleet', 'resources.limits.memory': '192Mi' } })) {
+      expect(message, helm).toContain('resources.limits.memory: 192Mi is below what fleet mode needs with fleet.heapMiB 512: at least 672Mi');
+    }
+    for (const { helm, message } of renderFailures({ set: { mode: 'fleet', 'resources.limits.memory': 'lots' } })) {
+      expect(message, helm).toContain('resources.limits.memory: "lots" is not a memory quantity');
+    }
+  });
+});

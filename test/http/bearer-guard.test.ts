@@ -49,6 +49,19 @@ describe('isGuarded', () => {
     expect(isGuarded('/membership', routes)).toBe(false);
     expect(isGuarded('/healthz/etcd', routes)).toBe(false);
   });
+
+  it("guards a fleet cluster's routes as one cluster's, and under /clusters all of them but the verdict routes", () => {
+    expect(isGuarded('/clusters/:cluster/members', ['/members'])).toBe(true);
+    expect(isGuarded('/clusters/:cluster/alarms', ['/members'])).toBe(false);
+    for (const url of ['/clusters/:cluster/', '/clusters/:cluster/alarms', '/clusters/:cluster/history', '/clusters/:cluster/disruption/:member', '/clusters/:cluster/status/fragment']) {
+      expect(isGuarded(url, ['/clusters']), url).toBe(true);
+    }
+    expect(isGuarded('/clusters', ['/clusters'])).toBe(true);
+    // The verdict keeps its own rule: a load balancer without the token still gets a summary and the status.
+    expect(isGuarded('/clusters/:cluster/healthz/etcd', ['/clusters'])).toBe(false);
+    expect(isGuarded('/clusters/:cluster/healthz/etcd/members/:idOrName', ['/clusters'])).toBe(false);
+    expect(isGuarded('/clusters/:cluster/healthz/etcd', ['/clusters', '/healthz/etcd'])).toBe(true);
+  });
 });
 
 describe('the bearer guard', () => {

@@ -16,7 +16,7 @@ import { startFleet, type RunningFleet } from '../helpers/start-fleet.ts';
 // (test/fixtures/fake-kube-apiserver/fake-fleet.ts) serves the Clusters and their Secrets, and each
 // workload cluster's port-forward reaches a real etcd member (one real 3-member TLS cluster backs them
 // all) through a TLS relay showing that cluster's own etcd CA. The service reads the management cluster
-// as a least-privilege fleet reader (get/list/watch Clusters, get Secrets). Clusters are added,
+// as a least-privilege fleet reader (list Clusters, get Secrets), as the chart grants it. Clusters are added,
 // paused, provisioning and deleted while it runs; the fleet follows within a listing interval.
 
 let backend: EtcdCluster;
@@ -93,7 +93,8 @@ describe('a Cluster API fleet', () => {
 
     // Its control plane comes up: it is probed from the next listing on.
     fleet.setPhase('team-b', 'cluster-young', 'Provisioned');
-    await eventually(rows, (r) => r.find((c) => c.name === 'team-b/cluster-young')?.status === 'healthy', 30_000, 200);
+    const provisioned = await eventually(rows, (r) => r.find((c) => c.name === 'team-b/cluster-young')?.status === 'healthy', 30_000, 200);
+    expect(provisioned.find((c) => c.name === 'team-b/cluster-young')).toMatchObject({ state: 'probed', status: 'healthy' });
 
     fleet.pause('team-a', 'cluster-001');
     fleet.startDeleting('team-b', 'cluster-002');
@@ -143,6 +144,26 @@ describe("a tenant's kubeconfig that names another server than its Cluster", () 
     } finally {
       fleet.removeCluster('team-a', 'cluster-ssrf');
       await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
+  });
+});
+
+// Issue 25, a low of 7: a Cluster's key, namespace/name, may be 63 + 1 + 253 = 317 characters; the router
+// took path parameters of at most 256, so such a cluster could not be addressed.
+describe('a Cluster whose key is as long as Kubernetes allows (317 characters)', () => {
+  it('is answered under /clusters/{cluster}, as listed', async () => {
+    const namespace = `ns-${'n'.repeat(60)}`;
+    const name = `c-${'x'.repeat(240)}.${'y'.repeat(10)}`;
+    expect(`${namespace}/${name}`).toHaveLength(317);
+    fleet.addCluster(namespace, name);
+    try {
+      await eventually(rows, (r) => r.find((c) => c.name === `${namespace}/${name}`)?.status === 'healthy', 30_000, 200);
+      const healthz = await get(`${service.url}/clusters/${encodeURIComponent(`${namespace}/${name}`)}/healthz/etcd`);
+      expect([healthz.status, healthz.body.status]).toEqual([200, 'healthy']);
+      const tooLong = await get(`${service.url}/clusters/${'z'.repeat(321)}/healthz/etcd`);
+      expect([tooLong.status, tooLong.body.error]).toEqual([414, 'URI_TOO_LONG']);
+    } finally {
+      fleet.removeCluster(namespace, name);
     }
   });
 });
