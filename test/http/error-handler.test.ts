@@ -85,11 +85,11 @@ describe('the envelope of each error status', () => {
     expect((await request('/no/such', {}, 'POST')).status).toBe(404);
   });
 
-  it('414: a path parameter longer than a Kubernetes node name can be', async () => {
+  it("414: a path parameter longer than a fleet's cluster key can be (namespace/name, 317; 319 with %2F)", async () => {
     await build();
-    expect((await request(`/members/${'n'.repeat(253)}`)).status).toBe(404);
-    const res = await request(`/members/${'n'.repeat(257)}`);
-    expect(res).toMatchObject({ status: 414, body: { error: 'URI_TOO_LONG', message: 'a path parameter is longer than 256 characters' } });
+    expect((await request(`/members/${'n'.repeat(320)}`)).status).toBe(404);
+    const res = await request(`/members/${'n'.repeat(321)}`);
+    expect(res).toMatchObject({ status: 414, body: { error: 'URI_TOO_LONG', message: 'a path parameter is longer than 320 characters' } });
     expect(checkResponse('GET', '/members/{idOrName}', res)).toEqual([]);
   });
 
