@@ -120,7 +120,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   const routes = installRouteBook(server, logger, (path) =>
     SINGLE_CLUSTER_PATHS.test(path) ? 'this service probes a fleet: every cluster has its routes under /clusters/{cluster}/ (GET /clusters lists them)' : null,
   );
-  const site = fleetSite(fleet, { now, lifecycle, auth: listener.auth });
+  const site = fleetSite(fleet, { now, lifecycle, auth: listener.auth, refreshMs: config.fleetRefreshMs });
   healthzRoute(server, site);
   membersRoutes(server, site);
   alarmsRoute(server, site);

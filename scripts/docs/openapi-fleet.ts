@@ -37,7 +37,7 @@ function fleetOperation(path: string, operation: Json, components: Json): Json {
   const id = String(operation.operationId);
   const responses: Json = { ...operation.responses };
   responses['404'] = responses['404'] ? widened(responses['404'], components, 'CLUSTER_NOT_FOUND') : CLUSTER_NOT_FOUND;
-  responses['503'] = responses['503'] ? widened(responses['503'], components, 'CLUSTER_NOT_PROBED') : CLUSTER_NOT_PROBED;
+  responses['503'] = responses['503'] ? widened(responses['503'], components, 'CLUSTER_NOT_PROBED` or `VERDICT_UNAVAILABLE') : CLUSTER_NOT_PROBED;
   const ordered = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   return {
     operationId: `cluster${id.charAt(0).toUpperCase()}${id.slice(1)}`,

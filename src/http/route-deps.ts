@@ -5,6 +5,7 @@ import type { RoundHistory } from '../probe/history/round-history.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
 import type { CacheRead, RoundCache } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
+import { ApiError } from './api-error.ts';
 import type { BearerAuth } from './bearer-guard.ts';
 import { cacheControl, setRoundHeaders } from './cache-headers.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -24,6 +25,11 @@ export interface RouteDeps {
   readonly thresholds: Thresholds;
   /** The bearer token check when a token file is set: /healthz/etcd tells callers without it less. */
   readonly auth: BearerAuth | null;
+  /**
+   * Answer from the round the cache holds, never starting one (a fleet's caller without the token: the
+   * site checked that a round young enough is held).
+   */
+  readonly heldOnly?: boolean;
 }
 
 /**
@@ -41,6 +47,18 @@ export function rootSite(deps: RouteDeps): RouteSite {
   return { prefix: '', depsOf: () => deps };
 }
 
+/** The one answer a caller without the token gets when no round can be given without starting one. */
+export function verdictUnavailable(): ApiError {
+  return new ApiError('VERDICT_UNAVAILABLE', 'no verdict can be given without the token now: ask with the token');
+}
+
+/** The round the cache holds, as a hit; the uniform VERDICT_UNAVAILABLE when it holds none. */
+function heldRound(deps: RouteDeps): CacheRead<Snapshot> {
+  const held = deps.cache.peek();
+  if (held === null) throw verdictUnavailable();
+  return { value: held.value, completedAt: held.completedAt, cache: 'hit' };
+}
+
 function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, fresh: boolean): void {
   deps.metrics.countRequest(route, read.cache);
   setRoundHeaders(reply, read, cacheControl(deps.config.cacheTtlMs, credentialOf(request) !== 'none'), now, fresh);
@@ -52,7 +70,7 @@ function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, r
  * any handler), Age and Cache-Status.
  */
 export async function readSnapshot(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, fresh = false): Promise<CacheRead<Snapshot>> {
-  const read = await deps.cache.get({ fresh });
+  const read = deps.heldOnly ? heldRound(deps) : await deps.cache.get({ fresh });
   roundHeaders(deps, route, request, reply, read, deps.now(), fresh);
   return read;
 }
@@ -73,6 +91,12 @@ export function answerFromRound(
   fresh: boolean,
   answer: (read: CacheRead<Snapshot>) => void,
 ): Promise<void> | undefined {
+  if (deps.heldOnly) {
+    const read = heldRound(deps);
+    roundHeaders(deps, route, request, reply, read, deps.now(), false);
+    answer(read);
+    return undefined;
+  }
   if (!fresh) {
     const current = deps.cache.peek();
     const now = deps.now();

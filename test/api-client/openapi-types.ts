@@ -551,7 +551,7 @@ export interface components {
         Timestamp: string;
         Error: {
             /** @enum {string} */
-            error: "INVALID_PARAMETER" | "BAD_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "MEMBER_NOT_FOUND" | "CLUSTER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "INTERNAL" | "NO_MEMBER_REACHABLE" | "ALARMS_UNKNOWN" | "CLUSTER_NOT_PROBED" | "SHUTTING_DOWN";
+            error: "INVALID_PARAMETER" | "BAD_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "MEMBER_NOT_FOUND" | "CLUSTER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "INTERNAL" | "NO_MEMBER_REACHABLE" | "ALARMS_UNKNOWN" | "CLUSTER_NOT_PROBED" | "VERDICT_UNAVAILABLE" | "SHUTTING_DOWN";
             message: string;
         };
         /** @description The text form of an error, for clients that prefer text/plain: `CODE: message` and a newline. */
@@ -961,7 +961,7 @@ export interface components {
                 "text/plain": components["schemas"]["ErrorText"];
             };
         };
-        /** @description `CLUSTER_NOT_PROBED`: fleet mode, and the cluster is not probed now: its Cluster is still provisioning, paused or being deleted (the message says which). */
+        /** @description `CLUSTER_NOT_PROBED`: fleet mode, and the cluster is not probed now: its Cluster is still provisioning, paused or being deleted (the message says which). `VERDICT_UNAVAILABLE`: a caller without the token (a token file is set), and this replica holds no round of that cluster young enough to give (the refresh or TTL, plus one deadline): the one answer for a cluster it does not own or never probed, one not probed now, and one that does not exist; it starts nothing. */
         ClusterNotProbed: {
             headers: {
                 "Cache-Control": components["headers"]["NoStore"];
@@ -1625,7 +1625,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ClusterNotFound"];
             500: components["responses"]["Internal"];
-            /** @description Unhealthy, or degraded under the `strict` policy. Same body as 200. In fleet mode also `CLUSTER_NOT_PROBED`. */
+            /** @description Unhealthy, or degraded under the `strict` policy. Same body as 200. In fleet mode also `CLUSTER_NOT_PROBED` or `VERDICT_UNAVAILABLE`. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1670,7 +1670,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ClusterNotFound"];
             500: components["responses"]["Internal"];
-            /** @description No member answered; `endpoints` says why, per endpoint. In fleet mode also `CLUSTER_NOT_PROBED`. */
+            /** @description No member answered; `endpoints` says why, per endpoint. In fleet mode also `CLUSTER_NOT_PROBED` or `VERDICT_UNAVAILABLE`. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1726,7 +1726,7 @@ export interface operations {
             };
             414: components["responses"]["UriTooLong"];
             500: components["responses"]["Internal"];
-            /** @description `NO_MEMBER_REACHABLE`: the membership is unknown because no member answered this round. In fleet mode also `CLUSTER_NOT_PROBED`. */
+            /** @description `NO_MEMBER_REACHABLE`: the membership is unknown because no member answered this round. In fleet mode also `CLUSTER_NOT_PROBED` or `VERDICT_UNAVAILABLE`. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1771,7 +1771,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ClusterNotFound"];
             500: components["responses"]["Internal"];
-            /** @description `ALARMS_UNKNOWN`: neither the alarm list nor any member's Status answered this round. In fleet mode also `CLUSTER_NOT_PROBED`. */
+            /** @description `ALARMS_UNKNOWN`: neither the alarm list nor any member's Status answered this round. In fleet mode also `CLUSTER_NOT_PROBED` or `VERDICT_UNAVAILABLE`. */
             503: {
                 headers: {
                     [name: string]: unknown;
