@@ -90,7 +90,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   else {
     const target = config.capiCluster;
     if (!target || !('fleet' in target)) throw new Error('a Cluster API fleet needs ETCD_PROBE_CAPI_CLUSTER=* or namespace/*');
-    follower = new CapiFleetFollower({ lister: source.management, target, selector: config.capiSelector, fleet, base: config, inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, logger, now });
+    follower = new CapiFleetFollower({ lister: source.management, target, selector: config.capiSelector, fleet, base: config, inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, bounds: { maxClusters: config.fleetMaxClusters, maxPerNamespace: config.fleetMaxClustersPerNamespace }, logger, now });
   }
 
   const fleetMetrics = new FleetMetrics(() => {

@@ -147,6 +147,10 @@ export interface Config {
   readonly idleCloseMs: number;
   /** Whether a fleet's clusters keep their member connections open between rounds (else closed after each). */
   readonly holdConnections: boolean;
+  /** Clusters a Cluster API fleet follows at most (the oldest kept). */
+  readonly fleetMaxClusters: number;
+  /** Clusters a Cluster API fleet follows at most in one namespace (the oldest kept). */
+  readonly fleetMaxClustersPerNamespace: number;
   /** How long after SIGTERM the service keeps serving with /readyz failing, before it stops listening. */
   readonly shutdownDelayMs: number;
 }

@@ -52,4 +52,20 @@ export const FLEET_SETTINGS = {
     help: "fleet mode: keep a cluster's port-forwards and etcd connections open between its rounds (less CPU, about 0.6 MiB more per cluster); by default each round dials them and closes them after",
     parse: parseBoolean,
   },
+  fleetMaxClusters: {
+    key: 'fleetMaxClusters',
+    env: 'ETCD_PROBE_FLEET_MAX_CLUSTERS',
+    flag: 'fleet-max-clusters',
+    fallback: '1000',
+    help: 'Cluster API fleet: Clusters followed at most; the oldest are kept, the excess is reported in /clusters and etcd_probe_fleet_left_out_clusters',
+    parse: (raw) => parseInteger(raw, 1, 100_000),
+  },
+  fleetMaxClustersPerNamespace: {
+    key: 'fleetMaxClustersPerNamespace',
+    env: 'ETCD_PROBE_FLEET_MAX_CLUSTERS_PER_NAMESPACE',
+    flag: 'fleet-max-clusters-per-namespace',
+    fallback: '250',
+    help: "Cluster API fleet: Clusters followed at most in one namespace, so one tenant cannot fill the fleet's bound; the oldest are kept",
+    parse: (raw) => parseInteger(raw, 1, 100_000),
+  },
 } satisfies SettingGroup;

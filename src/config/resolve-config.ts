@@ -102,6 +102,8 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     maxRoundsInFlight: decode('maxRoundsInFlight'),
     idleCloseMs: decode('idleCloseMs'),
     holdConnections: decode('holdConnections'),
+    fleetMaxClusters: decode('fleetMaxClusters'),
+    fleetMaxClustersPerNamespace: decode('fleetMaxClustersPerNamespace'),
     authTokenFile: decode('authTokenFile'),
     authRoutes: decode('authRoutes'),
     tlsCertFile: decode('tlsCertFile'),

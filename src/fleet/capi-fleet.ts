@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CapiFleetRef, Config, InClusterAccess } from '../config/config.ts';
 import type { CapiClusterFacts } from '../kube/capi-cluster-facts.ts';
+import { boundClusters, leftOutKey, type ClusterBounds, type LeftOut } from './cluster-bounds.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
 import type { Fleet } from './fleet.ts';
 
@@ -42,6 +43,8 @@ export interface ListingState {
   readonly listedAt: number | null;
   /** Why the latest listing failed (the fleet keeps the clusters of the last good one); null: it did not. */
   readonly error: string | null;
+  /** Clusters the bounds left out of the last good listing, by namespace and bound; empty: none. */
+  readonly leftOut: readonly LeftOut[];
 }
 
 /** What a CapiFleetFollower works with. */
@@ -53,6 +56,8 @@ export interface FollowerOptions {
   readonly base: Config;
   readonly inCluster: InClusterAccess | null;
   readonly refreshMs: number;
+  /** How many Clusters are followed at most; the oldest are kept. */
+  readonly bounds: ClusterBounds;
   readonly logger: Logger;
   /** Epoch milliseconds. */
   readonly now: () => number;
@@ -67,7 +72,7 @@ export interface FollowerOptions {
 export class CapiFleetFollower {
   readonly #options: FollowerOptions;
   #timer: NodeJS.Timeout | null = null;
-  #state: ListingState = { listedAt: null, error: null };
+  #state: ListingState = { listedAt: null, error: null, leftOut: [] };
   #syncing: Promise<void> | null = null;
 
   constructor(options: FollowerOptions) {
@@ -103,16 +108,22 @@ export class CapiFleetFollower {
   }
 
   async #sync(): Promise<void> {
-    const { lister, target, selector, fleet, base, inCluster, logger, now } = this.#options;
+    const { lister, target, selector, fleet, base, inCluster, bounds, logger, now } = this.#options;
     try {
-      const clusters = await lister.listCapiClusters(target.namespace, selector, base.timeoutMs);
-      const change = await fleet.update(capiEntries(clusters, base, inCluster));
-      this.#state = { listedAt: now(), error: null };
+      const listed = await lister.listCapiClusters(target.namespace, selector, base.timeoutMs);
+      const { kept, leftOut } = boundClusters(listed, bounds);
+      const change = await fleet.update(capiEntries(kept, base, inCluster));
+      // Logged once per change of the counts, not every listing: a bound hit stays hit for a while.
+      if (leftOutKey(leftOut) !== leftOutKey(this.#state.leftOut)) {
+        if (leftOut.length > 0) logger.warn({ leftOut, bounds }, 'Clusters left out of the fleet: over ETCD_PROBE_FLEET_MAX_CLUSTERS or ETCD_PROBE_FLEET_MAX_CLUSTERS_PER_NAMESPACE');
+        else logger.info('no Clusters left out of the fleet any more');
+      }
+      this.#state = { listedAt: now(), error: null, leftOut };
       if (change.added.length + change.removed.length + change.rebuilt.length > 0) logger.info(change, 'fleet changed');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (this.#state.error !== message) logger.warn({ error: message }, 'listing the Cluster API clusters failed; keeping the last list');
-      this.#state = { listedAt: this.#state.listedAt, error: message };
+      this.#state = { ...this.#state, error: message };
     }
   }
 }

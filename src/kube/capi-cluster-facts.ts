@@ -10,6 +10,8 @@ export interface CapiClusterFacts {
   readonly phase: string;
   /** status.controlPlaneReady (v1beta1) or status.initialization.controlPlaneInitialized (v1beta2). */
   readonly controlPlaneReady: boolean;
+  /** metadata.creationTimestamp in epoch ms, when it parses: the fleet bounds keep the oldest Clusters. */
+  readonly createdAt?: number;
 }
 
 const PHASES = ['Pending', 'Provisioning', 'Provisioned', 'Deleting', 'Failed'];
@@ -32,6 +34,7 @@ export function toCapiClusterFacts(object: unknown): CapiClusterFacts | null {
   const { namespace, name } = metadata;
   if (typeof namespace !== 'string' || typeof name !== 'string' || !NAMESPACE.test(namespace) || !NAME.test(name)) return null;
   const annotations = record(metadata.annotations);
+  const created = typeof metadata.creationTimestamp === 'string' ? Date.parse(metadata.creationTimestamp) : Number.NaN;
   const phase = typeof status.phase === 'string' && PHASES.includes(status.phase) ? status.phase : 'Unknown';
   return {
     namespace,
@@ -40,5 +43,6 @@ export function toCapiClusterFacts(object: unknown): CapiClusterFacts | null {
     deleting: typeof metadata.deletionTimestamp === 'string' && metadata.deletionTimestamp !== '',
     phase,
     controlPlaneReady: status.controlPlaneReady === true || record(status.initialization).controlPlaneInitialized === true,
+    ...(Number.isFinite(created) ? { createdAt: created } : {}),
   };
 }

@@ -50,6 +50,8 @@ describe('resolveConfig: defaults', () => {
       maxRoundsInFlight: 16,
       idleCloseMs: 300_000,
       holdConnections: false,
+      fleetMaxClusters: 1000,
+      fleetMaxClustersPerNamespace: 250,
       authTokenFile: null,
       authRoutes: ['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment', '/clusters'],
       tlsCertFile: null,
