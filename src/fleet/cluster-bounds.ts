@@ -69,3 +69,10 @@ export function boundClusters(clusters: readonly CapiClusterFacts[], bounds: Clu
 export function leftOutKey(leftOut: readonly LeftOut[]): string {
   return leftOut.map((r) => `${r.namespace}:${r.bound}:${r.count}`).join(',');
 }
+
+/** Left-out Clusters summed by bound, for etcd_probe_fleet_left_out_clusters{bound}. */
+export function leftOutByBound(leftOut: readonly LeftOut[]): { namespace: number; fleet: number } {
+  const sums = { namespace: 0, fleet: 0 };
+  for (const row of leftOut) sums[row.bound] += row.count;
+  return sums;
+}

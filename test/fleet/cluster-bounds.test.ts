@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundClusters, leftOutKey } from '../../src/fleet/cluster-bounds.ts';
+import { boundClusters, leftOutByBound, leftOutKey } from '../../src/fleet/cluster-bounds.ts';
 import type { CapiClusterFacts } from '../../src/kube/capi-cluster-facts.ts';
 import { toCapiClusterFacts } from '../../src/kube/capi-cluster-facts.ts';
 
@@ -45,6 +45,7 @@ describe('boundClusters', () => {
     const a = boundClusters([facts('a', '1', 1), facts('a', '2', 2)], { maxClusters: 1, maxPerNamespace: 5 }).leftOut;
     expect(leftOutKey(a)).toBe('a:fleet:1');
     expect(leftOutKey([])).toBe('');
+    expect(leftOutByBound([...a, { namespace: 'b', count: 3, bound: 'namespace' }, { namespace: 'c', count: 2, bound: 'fleet' }])).toEqual({ namespace: 3, fleet: 3 });
   });
 });
 
