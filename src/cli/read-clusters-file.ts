@@ -30,6 +30,7 @@ const OVERRIDE_KEYS = [
   'flapWindowMs',
   'stallRounds',
   'nodeGraceMs',
+  'maxMembers',
 ] as const satisfies readonly SettingKey[];
 
 /** Settings naming files, resolved against the clusters file's folder when relative. */

@@ -121,6 +121,8 @@ export interface Config {
   readonly managementKubeconfig: KubeconfigRef | null;
   /** How old a control-plane node must be before it is NODE_WITHOUT_MEMBER. */
   readonly nodeGraceMs: number;
+  /** Control-plane nodes probed at most per cluster in the Kubernetes modes (the first by name). */
+  readonly maxMembers: number;
   /** File holding the bearer token that guards authRoutes; null: no route is guarded. */
   readonly authTokenFile: string | null;
   /** Route paths that need the bearer token when authTokenFile is set; each guards its sub-paths too. */

@@ -1,6 +1,6 @@
 import { CONNECTS } from './config.ts';
 import type { SettingGroup } from './setting.ts';
-import { parseCapiTarget, parseDuration, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
+import { parseCapiTarget, parseDuration, parseInteger, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
 
 /** The settings of the Kubernetes modes (kubeconfig and Cluster API), in help order. */
 export const KUBE_SETTINGS = {
@@ -73,5 +73,13 @@ export const KUBE_SETTINGS = {
     fallback: '2m',
     help: 'how old a control-plane node must be before lacking an etcd member counts (NODE_WITHOUT_MEMBER)',
     parse: (raw) => parseDuration(raw, 0, 24 * 3_600_000),
+  },
+  maxMembers: {
+    key: 'maxMembers',
+    env: 'ETCD_PROBE_MAX_MEMBERS',
+    flag: 'max-members',
+    fallback: '16',
+    help: 'Kubernetes modes: control-plane nodes probed at most per cluster (the first by name); more are reported as TOO_MANY_MEMBERS',
+    parse: (raw) => parseInteger(raw, 1, 1000),
   },
 } satisfies SettingGroup;

@@ -96,6 +96,7 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     capiSelector: decode('capiSelector'),
     managementKubeconfig: decode('managementKubeconfig'),
     nodeGraceMs: decode('nodeGraceMs'),
+    maxMembers: decode('maxMembers'),
     clustersFile: decode('clustersFile'),
     shard: decode('shard'),
     fleetRefreshMs: decode('fleetRefreshMs'),

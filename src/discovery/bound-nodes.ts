@@ -1,4 +1,4 @@
-/** Control-plane nodes probed at most per cluster: etcd clusters have 3, 5, at most 7 voting members. */
+/** ETCD_PROBE_MAX_MEMBERS's default: etcd clusters have 3, 5, at most 7 voting members. */
 export const MAX_MEMBERS = 16;
 
 /** A DNS subdomain (RFC 1123, lowercase, at most 253 characters), as Kubernetes requires of a node name. */

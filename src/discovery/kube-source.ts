@@ -30,6 +30,8 @@ export interface KubeSourceOptions {
   readonly transport: Transport;
   readonly nodeSelector: string;
   readonly timeoutMs: number;
+  /** Control-plane nodes probed at most (ETCD_PROBE_MAX_MEMBERS); MAX_MEMBERS when unset. */
+  readonly maxMembers?: number;
 }
 
 /** How one target is reached; kept per target key, since ProbeTarget carries no transport details. */
@@ -128,7 +130,7 @@ export class KubeSource implements DiscoveredSource {
       ...selectors.map((s) => connection.listNodes(s, timeoutMs)),
     ]);
     // A tenant's API may list any number of nodes with any names: only valid names, at most MAX_MEMBERS.
-    const { kept: listed, bounds } = boundNodes(mergeNodes(nodeLists), (n) => n.facts.name);
+    const { kept: listed, bounds } = boundNodes(mergeNodes(nodeLists), (n) => n.facts.name, this.#options.maxMembers);
     const targets: ProbeTarget[] = [];
     this.#plans.clear();
     for (const { facts: node, addresses } of listed) {

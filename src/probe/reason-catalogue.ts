@@ -193,9 +193,9 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   },
   TOO_MANY_MEMBERS: {
     severity: 'degraded',
-    when: 'Kubernetes modes: the workload cluster lists more control-plane nodes than etcd-probe probes (16); the first 16 by name are probed, the others are not.',
+    when: 'Kubernetes modes: the workload cluster lists more control-plane nodes than `ETCD_PROBE_MAX_MEMBERS` (16); the first ones by name are probed, the others are not.',
     why: 'Degraded, not unhealthy: the probed members may be fine, but the members not probed are unknown, and an etcd cluster has at most 7 voting members, so the listing itself is wrong.',
-    hint: "Check the workload cluster's control-plane nodes (kubectl get nodes -l node-role.kubernetes.io/control-plane) and ETCD_PROBE_NODE_SELECTOR: an etcd cluster has 3, 5 or 7 members.",
+    hint: "Check the workload cluster's control-plane nodes (kubectl get nodes -l node-role.kubernetes.io/control-plane) and ETCD_PROBE_NODE_SELECTOR: an etcd cluster has 3, 5 or 7 members (raise ETCD_PROBE_MAX_MEMBERS only if the listing is right).",
   },
   INVALID_NODE_NAME: {
     severity: 'degraded',

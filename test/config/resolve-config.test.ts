@@ -51,6 +51,7 @@ describe('resolveConfig: defaults', () => {
       idleCloseMs: 300_000,
       holdConnections: false,
       fleetMaxClusters: 1000,
+      maxMembers: 16,
       fleetMaxClustersPerNamespace: 250,
       authTokenFile: null,
       authRoutes: ['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment', '/clusters'],
