@@ -28,11 +28,13 @@ export function capiEntries(clusters: readonly CapiClusterFacts[], base: Config,
     const waiting = waitingReason(c);
     return {
       name: `${c.namespace}/${c.name}`,
+      ...(c.uid ? { shardKey: c.uid } : {}),
       config: Object.freeze({ ...base, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name }) }),
       tls: { ca: null, cert: null, key: null },
       inCluster,
       waiting,
-      revision: waiting ?? 'probed',
+      // The uid is part of the revision: a Cluster recreated under the same name is a new cluster (and may change shard).
+      revision: `${waiting ?? 'probed'}#${c.uid ?? ''}`,
     };
   });
 }

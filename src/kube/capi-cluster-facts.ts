@@ -12,10 +12,13 @@ export interface CapiClusterFacts {
   readonly controlPlaneReady: boolean;
   /** metadata.creationTimestamp in epoch ms, when it parses: the fleet bounds keep the oldest Clusters. */
   readonly createdAt?: number;
+  /** metadata.uid, when it looks like one: the shard key, which the Cluster's creator cannot choose. */
+  readonly uid?: string;
 }
 
 const PHASES = ['Pending', 'Provisioning', 'Provisioned', 'Deleting', 'Failed'];
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const UID = /^[0-9a-f-]{1,64}$/;
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 function record(value: unknown): Record<string, unknown> {
@@ -44,5 +47,6 @@ export function toCapiClusterFacts(object: unknown): CapiClusterFacts | null {
     phase,
     controlPlaneReady: status.controlPlaneReady === true || record(status.initialization).controlPlaneInitialized === true,
     ...(Number.isFinite(created) ? { createdAt: created } : {}),
+    ...(typeof metadata.uid === 'string' && UID.test(metadata.uid) ? { uid: metadata.uid } : {}),
   };
 }

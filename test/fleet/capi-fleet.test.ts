@@ -6,6 +6,7 @@ import { Fleet } from '../../src/fleet/fleet.ts';
 import { RoundLimiter } from '../../src/fleet/round-limiter.ts';
 import type { CapiClusterFacts } from '../../src/kube/capi-cluster-facts.ts';
 import { toCapiClusterFacts } from '../../src/kube/capi-cluster-facts.ts';
+import { shardOf } from '../../src/fleet/shard.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from '../helpers/log-sink.ts';
 
@@ -97,5 +98,19 @@ describe('Cluster API Clusters as fleet entries', () => {
     expect(logs.at('info').some((l) => l.msg === 'no Clusters left out of the fleet any more')).toBe(true);
     await follower.close();
     await fleet.close();
+  });
+  it('hashes a Cluster to its shard by uid, not by the name its creator chose (issue 25, hole 3)', () => {
+    const uid = '0b7e6c1a-4f2d-4c1e-9a3b-2d1f0e9c8b7a';
+    expect(toCapiClusterFacts({ metadata: { namespace: 'a', name: 'b', uid } })?.uid).toBe(uid);
+    expect(toCapiClusterFacts({ metadata: { namespace: 'a', name: 'b', uid: 'Not A UID' } })).not.toHaveProperty('uid');
+    const [withUid] = capiEntries([facts('prod', { uid })], base, null);
+    expect(withUid?.shardKey).toBe(uid);
+    // 64 names, one uid each: the owners follow the uids, so a creator choosing names cannot pick a shard.
+    const clusters = Array.from({ length: 64 }, (_, i) => facts(`same-shard-${i}`, { uid: `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000` }));
+    const owners = capiEntries(clusters, base, null).map((e) => shardOf(e.shardKey ?? e.name, 2));
+    expect(owners).toEqual(clusters.map((c) => shardOf(c.uid as string, 2)));
+    expect(new Set(owners).size).toBe(2);
+    // A Cluster recreated under the same name is rebuilt.
+    expect(capiEntries([facts('prod', { uid: 'aa' })], base, null)[0]?.revision).not.toBe(withUid?.revision);
   });
 });
