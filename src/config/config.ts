@@ -153,6 +153,8 @@ export interface Config {
   readonly fleetMaxClusters: number;
   /** Clusters a Cluster API fleet follows at most in one namespace (the oldest kept). */
   readonly fleetMaxClustersPerNamespace: number;
+  /** The memory budget of a Cluster API fleet's histories, shared by its clusters. */
+  readonly fleetHistoryMaxBytes: number;
   /** How long after SIGTERM the service keeps serving with /readyz failing, before it stops listening. */
   readonly shutdownDelayMs: number;
 }

@@ -105,6 +105,7 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     holdConnections: decode('holdConnections'),
     fleetMaxClusters: decode('fleetMaxClusters'),
     fleetMaxClustersPerNamespace: decode('fleetMaxClustersPerNamespace'),
+    fleetHistoryMaxBytes: decode('fleetHistoryMaxBytes'),
     authTokenFile: decode('authTokenFile'),
     authRoutes: decode('authRoutes'),
     tlsCertFile: decode('tlsCertFile'),

@@ -76,3 +76,15 @@ export function leftOutByBound(leftOut: readonly LeftOut[]): { namespace: number
   for (const row of leftOut) sums[row.bound] += row.count;
   return sums;
 }
+
+/** The least history a cluster keeps whatever the budget (ETCD_PROBE_HISTORY_MAX_BYTES's own minimum). */
+export const MIN_HISTORY_BYTES = 64 * 1024;
+
+/**
+ * A Cluster API fleet cluster's history cap: the fleet budget shared by as many clusters as the fleet may
+ * follow (so the sum stays within it however many Clusters a tenant creates), never more than the
+ * per-cluster setting, never less than MIN_HISTORY_BYTES.
+ */
+export function historyShare(budgetBytes: number, maxClusters: number, perClusterBytes: number): number {
+  return Math.min(perClusterBytes, Math.max(MIN_HISTORY_BYTES, Math.floor(budgetBytes / maxClusters)));
+}

@@ -53,6 +53,7 @@ describe('resolveConfig: defaults', () => {
       fleetMaxClusters: 1000,
       maxMembers: 16,
       fleetMaxClustersPerNamespace: 250,
+      fleetHistoryMaxBytes: 256 * 2 ** 20,
       authTokenFile: null,
       authRoutes: ['/members', '/alarms', '/history', '/disruption', '/metrics', '/', '/status/fragment', '/clusters'],
       tlsCertFile: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundClusters, leftOutByBound, leftOutKey } from '../../src/fleet/cluster-bounds.ts';
+import { boundClusters, historyShare, leftOutByBound, leftOutKey, MIN_HISTORY_BYTES } from '../../src/fleet/cluster-bounds.ts';
 import type { CapiClusterFacts } from '../../src/kube/capi-cluster-facts.ts';
 import { toCapiClusterFacts } from '../../src/kube/capi-cluster-facts.ts';
 
@@ -53,5 +53,16 @@ describe('toCapiClusterFacts creation time', () => {
   it('reads metadata.creationTimestamp, and leaves it out when it does not parse', () => {
     expect(toCapiClusterFacts({ metadata: { namespace: 'a', name: 'b', creationTimestamp: '2026-01-01T00:00:00Z' } })?.createdAt).toBe(Date.parse('2026-01-01T00:00:00Z'));
     expect(toCapiClusterFacts({ metadata: { namespace: 'a', name: 'b', creationTimestamp: 'soon' } })).not.toHaveProperty('createdAt');
+  });
+});
+
+describe('historyShare', () => {
+  const MIB = 2 ** 20;
+  it('shares the fleet budget by the most clusters the fleet may follow, within the per-cluster cap and the minimum', () => {
+    expect(historyShare(256 * MIB, 1000, 16 * MIB)).toBe(Math.floor((256 * MIB) / 1000));
+    expect(historyShare(256 * MIB, 10, 16 * MIB)).toBe(16 * MIB);
+    expect(historyShare(1 * MIB, 1000, 16 * MIB)).toBe(MIN_HISTORY_BYTES);
+    // The sum over a full fleet stays within the budget whenever the share is above the minimum.
+    expect(historyShare(256 * MIB, 1000, 16 * MIB) * 1000).toBeLessThanOrEqual(256 * MIB);
   });
 });
