@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
 import type { Config, InClusterAccess } from './config/config.ts';
+import { historyShare, leftOutByBound } from './fleet/cluster-bounds.ts';
 import type { ClusterEntry } from './fleet/cluster-entry.ts';
 import { CapiFleetFollower } from './fleet/capi-fleet.ts';
 import { Fleet } from './fleet/fleet.ts';
@@ -90,7 +91,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   else {
     const target = config.capiCluster;
     if (!target || !('fleet' in target)) throw new Error('a Cluster API fleet needs ETCD_PROBE_CAPI_CLUSTER=* or namespace/*');
-    follower = new CapiFleetFollower({ lister: source.management, target, selector: config.capiSelector, fleet, base: config, inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, logger, now });
+    follower = new CapiFleetFollower({ lister: source.management, target, selector: config.capiSelector, fleet, base: Object.freeze({ ...config, historyMaxBytes: historyShare(config.fleetHistoryMaxBytes, config.fleetMaxClusters, config.historyMaxBytes) }), inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, bounds: { maxClusters: config.fleetMaxClusters, maxPerNamespace: config.fleetMaxClustersPerNamespace }, logger, now });
   }
 
   const fleetMetrics = new FleetMetrics(() => {
@@ -103,6 +104,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
       open: slots.filter((s) => s.open).length,
       roundsRunning: load.running,
       roundsWaiting: load.waiting,
+      leftOut: leftOutByBound(follower?.state.leftOut ?? []),
     };
   });
   const credentialMetrics = new CredentialMetrics(fleetMetrics.registry);
@@ -134,8 +136,8 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     reloadSeconds: Math.max(5, Math.ceil(config.cacheTtlMs / 1000)),
     discovery: () => {
       if (!follower) return null;
-      const { listedAt, error } = follower.state;
-      return { listedAt: listedAt === null ? null : new Date(listedAt).toISOString(), error };
+      const { listedAt, error, leftOut } = follower.state;
+      return { listedAt: listedAt === null ? null : new Date(listedAt).toISOString(), error, clustersLeftOut: leftOut };
     },
   });
   fleetMetricsRoute(server, { fleet, own: fleetMetrics.registry });

@@ -32,6 +32,7 @@ const OVERRIDE_KEYS = [
   'quotaEtaThresholdMs',
   'quotaEtaWindowMs',
   'nodeGraceMs',
+  'maxMembers',
 ] as const satisfies readonly SettingKey[];
 
 /** Settings naming files, resolved against the clusters file's folder when relative. */

@@ -142,6 +142,8 @@ export interface Config {
   readonly managementKubeconfig: KubeconfigRef | null;
   /** How old a control-plane node must be before it is NODE_WITHOUT_MEMBER. */
   readonly nodeGraceMs: number;
+  /** Control-plane nodes probed at most per cluster in the Kubernetes modes (the first by name). */
+  readonly maxMembers: number;
   /** File holding the bearer token that guards authRoutes; null: no route is guarded. */
   readonly authTokenFile: string | null;
   /** Route paths that need the bearer token when authTokenFile is set; each guards its sub-paths too. */
@@ -168,6 +170,12 @@ export interface Config {
   readonly idleCloseMs: number;
   /** Whether a fleet's clusters keep their member connections open between rounds (else closed after each). */
   readonly holdConnections: boolean;
+  /** Clusters a Cluster API fleet follows at most (the oldest kept). */
+  readonly fleetMaxClusters: number;
+  /** Clusters a Cluster API fleet follows at most in one namespace (the oldest kept). */
+  readonly fleetMaxClustersPerNamespace: number;
+  /** The memory budget of a Cluster API fleet's histories, shared by its clusters. */
+  readonly fleetHistoryMaxBytes: number;
   /** How long after SIGTERM the service keeps serving with /readyz failing, before it stops listening. */
   readonly shutdownDelayMs: number;
 }

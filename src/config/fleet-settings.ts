@@ -1,5 +1,5 @@
 import type { SettingGroup } from './setting.ts';
-import { parseBoolean, parseDuration, parseInteger, parseShard } from './value-parsers.ts';
+import { parseBoolean, parseBytes, parseDuration, parseInteger, parseShard } from './value-parsers.ts';
 
 /** The settings of fleet mode (many clusters in one process), in help order. */
 export const FLEET_SETTINGS = {
@@ -51,5 +51,29 @@ export const FLEET_SETTINGS = {
     fallback: 'false',
     help: "fleet mode: keep a cluster's port-forwards and etcd connections open between its rounds (less CPU, about 0.6 MiB more per cluster); by default each round dials them and closes them after",
     parse: parseBoolean,
+  },
+  fleetMaxClusters: {
+    key: 'fleetMaxClusters',
+    env: 'ETCD_PROBE_FLEET_MAX_CLUSTERS',
+    flag: 'fleet-max-clusters',
+    fallback: '1000',
+    help: 'Cluster API fleet: Clusters followed at most; the oldest are kept, the excess is reported in /clusters and etcd_probe_fleet_left_out_clusters',
+    parse: (raw) => parseInteger(raw, 1, 100_000),
+  },
+  fleetMaxClustersPerNamespace: {
+    key: 'fleetMaxClustersPerNamespace',
+    env: 'ETCD_PROBE_FLEET_MAX_CLUSTERS_PER_NAMESPACE',
+    flag: 'fleet-max-clusters-per-namespace',
+    fallback: '250',
+    help: "Cluster API fleet: Clusters followed at most in one namespace, so one tenant cannot fill the fleet's bound; the oldest are kept",
+    parse: (raw) => parseInteger(raw, 1, 100_000),
+  },
+  fleetHistoryMaxBytes: {
+    key: 'fleetHistoryMaxBytes',
+    env: 'ETCD_PROBE_FLEET_HISTORY_MAX_BYTES',
+    flag: 'fleet-history-max-bytes',
+    fallback: '256MiB',
+    help: "Cluster API fleet: the histories' memory budget, shared by the clusters: each may hold this divided by ETCD_PROBE_FLEET_MAX_CLUSTERS (at least 64KiB, at most ETCD_PROBE_HISTORY_MAX_BYTES)",
+    parse: (raw) => parseBytes(raw, 2 ** 20, 2 ** 36),
   },
 } satisfies SettingGroup;

@@ -1,6 +1,6 @@
 import { CONNECTS } from './config.ts';
 import type { SettingGroup } from './setting.ts';
-import { parseCapiTarget, parseCidrList, parseDuration, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
+import { parseCapiTarget, parseCidrList, parseDuration, parseInteger, parseKubeconfigRef, parseLabelSelector, parseObjectRef, parseOneOf } from './value-parsers.ts';
 
 /** What a tenant's kubeconfig may never reach: this host, "this network", and link-local (169.254.169.254 is cloud metadata). */
 export const DEFAULT_DENY_CIDRS = '127.0.0.0/8,::1/128,0.0.0.0/8,::/128,169.254.0.0/16,fe80::/10';
@@ -84,5 +84,13 @@ export const KUBE_SETTINGS = {
     fallback: '2m',
     help: 'how old a control-plane node must be before lacking an etcd member counts (NODE_WITHOUT_MEMBER)',
     parse: (raw) => parseDuration(raw, 0, 24 * 3_600_000),
+  },
+  maxMembers: {
+    key: 'maxMembers',
+    env: 'ETCD_PROBE_MAX_MEMBERS',
+    flag: 'max-members',
+    fallback: '16',
+    help: 'Kubernetes modes: control-plane nodes probed at most per cluster (the first by name); more are reported as TOO_MANY_MEMBERS',
+    parse: (raw) => parseInteger(raw, 1, 1000),
   },
 } satisfies SettingGroup;

@@ -58,7 +58,7 @@ export function isFleet(values: Pick<Config, 'clustersFile' | 'capiCluster'>): b
 }
 
 const PER_CLUSTER: readonly SettingKey[] = ['endpoints', 'caFile', 'certFile', 'keyFile', 'discover', 'kubeconfig', 'nodeSelector', 'connect', 'tlsSecret', 'capiCluster', 'managementKubeconfig'];
-const FLEET_ONLY: readonly SettingKey[] = ['shard', 'fleetRefreshMs', 'maxRoundsInFlight', 'idleCloseMs', 'holdConnections'];
+const FLEET_ONLY: readonly SettingKey[] = ['shard', 'fleetRefreshMs', 'maxRoundsInFlight', 'idleCloseMs', 'holdConnections', 'fleetMaxClusters', 'fleetMaxClustersPerNamespace', 'fleetHistoryMaxBytes'];
 
 function fleetConflicts(values: Settings, sources: Sources): ConfigError[] {
   const errors: ConfigError[] = [];

@@ -32,7 +32,7 @@ export function connectionTo(ref: KubeconfigRef, setting: string, inCluster: InC
 export function createKubeSource(inputs: SourceInputs): DiscoveredSource {
   const { config, tls, now } = inputs;
   const refreshMs = inputs.secretRefreshMs ?? SECRET_REFRESH_MS;
-  const base = { nodeSelector: config.nodeSelector, timeoutMs: config.timeoutMs };
+  const base = { nodeSelector: config.nodeSelector, timeoutMs: config.timeoutMs, maxMembers: config.maxMembers };
   if (isCapiFleet(config.capiCluster)) throw new Error('a Cluster API fleet is probed one Cluster at a time (fleet/), not by one source');
   if (config.capiCluster) {
     const management = inputs.management ?? connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG', inputs.inCluster ?? null);

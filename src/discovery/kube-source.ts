@@ -1,3 +1,4 @@
+import { boundNodes, type NodeBounds } from './bound-nodes.ts';
 import { Etcd3MemberClient } from '../etcd/etcd3-member-client.ts';
 import type { ListedNode } from '../kube/kube-connection.ts';
 import { KubeError, kubeProbeError } from '../kube/kube-error.ts';
@@ -29,6 +30,8 @@ export interface KubeSourceOptions {
   readonly transport: Transport;
   readonly nodeSelector: string;
   readonly timeoutMs: number;
+  /** Control-plane nodes probed at most (ETCD_PROBE_MAX_MEMBERS); MAX_MEMBERS when unset. */
+  readonly maxMembers?: number;
 }
 
 /** How one target is reached; kept per target key, since ProbeTarget carries no transport details. */
@@ -42,6 +45,7 @@ interface Plan {
 }
 
 interface Discovery {
+  readonly bounds: NodeBounds;
   readonly nodes: readonly NodeFacts[];
   readonly pods: readonly PodFacts[];
   readonly targets: readonly ProbeTarget[];
@@ -78,7 +82,7 @@ export class KubeSource implements DiscoveredSource {
       this.#credentials = credentials;
       const discovery = await this.#discover(credentials);
       this.#known = discovery;
-      return { transport, cluster: access.cluster, nodes: discovery.nodes, pods: discovery.pods, fresh: true, apiError: null };
+      return { transport, cluster: access.cluster, nodes: discovery.nodes, pods: discovery.pods, fresh: true, apiError: null, nodeBounds: discovery.bounds };
     } catch (error) {
       if (!(error instanceof KubeError)) throw error;
       const known = this.#known;
@@ -125,7 +129,8 @@ export class KubeSource implements DiscoveredSource {
       connection.listStaticPods(ETCD_NAMESPACE, ETCD_POD_SELECTOR, timeoutMs),
       ...selectors.map((s) => connection.listNodes(s, timeoutMs)),
     ]);
-    const listed = mergeNodes(nodeLists);
+    // A tenant's API may list any number of nodes with any names: only valid names, at most MAX_MEMBERS.
+    const { kept: listed, bounds } = boundNodes(mergeNodes(nodeLists), (n) => n.facts.name, this.#options.maxMembers);
     const targets: ProbeTarget[] = [];
     this.#plans.clear();
     for (const { facts: node, addresses } of listed) {
@@ -138,7 +143,7 @@ export class KubeSource implements DiscoveredSource {
       this.#plans.set(key, plan);
       targets.push({ key, endpoint: plan.endpoint, origin: 'kubernetes', node: node.name });
     }
-    return { nodes: listed.map((n) => n.facts), pods, targets };
+    return { nodes: listed.map((n) => n.facts), pods, targets, bounds };
   }
 
   #plan(node: NodeFacts, addresses: readonly string[], pod: PodFacts | null, credentials: WorkloadCredentials): Plan | null {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CapiFleetRef, Config, InClusterAccess } from '../config/config.ts';
 import { endpointText } from '../kube/api-endpoint.ts';
 import type { CapiClusterFacts } from '../kube/capi-cluster-facts.ts';
+import { boundClusters, leftOutKey, type ClusterBounds, type LeftOut } from './cluster-bounds.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
 import type { Fleet } from './fleet.ts';
 
@@ -32,11 +33,14 @@ export function capiEntries(clusters: readonly CapiClusterFacts[], base: Config,
     const endpoint = c.controlPlaneEndpoint;
     return {
       name: `${c.namespace}/${c.name}`,
+      ...(c.uid ? { shardKey: c.uid } : {}),
       config: Object.freeze({ ...base, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name, controlPlaneEndpoint: endpoint }) }),
       tls: { ca: null, cert: null, key: null },
       inCluster,
       waiting,
-      revision: waiting ?? `probed ${endpoint ? endpointText(endpoint) : 'no endpoint'}`,
+      // The uid is part of the revision: a Cluster recreated under the same name is a new cluster (and may
+      // change shard); so is the endpoint its kubeconfig must name.
+      revision: `${waiting ?? `probed ${endpoint ? endpointText(endpoint) : 'no endpoint'}`}#${c.uid ?? ''}`,
     };
   });
 }
@@ -47,6 +51,8 @@ export interface ListingState {
   readonly listedAt: number | null;
   /** Why the latest listing failed (the fleet keeps the clusters of the last good one); null: it did not. */
   readonly error: string | null;
+  /** Clusters the bounds left out of the last good listing, by namespace and bound; empty: none. */
+  readonly leftOut: readonly LeftOut[];
 }
 
 /** What a CapiFleetFollower works with. */
@@ -58,6 +64,8 @@ export interface FollowerOptions {
   readonly base: Config;
   readonly inCluster: InClusterAccess | null;
   readonly refreshMs: number;
+  /** How many Clusters are followed at most; the oldest are kept. */
+  readonly bounds: ClusterBounds;
   readonly logger: Logger;
   /** Epoch milliseconds. */
   readonly now: () => number;
@@ -72,7 +80,7 @@ export interface FollowerOptions {
 export class CapiFleetFollower {
   readonly #options: FollowerOptions;
   #timer: NodeJS.Timeout | null = null;
-  #state: ListingState = { listedAt: null, error: null };
+  #state: ListingState = { listedAt: null, error: null, leftOut: [] };
   #syncing: Promise<void> | null = null;
 
   constructor(options: FollowerOptions) {
@@ -108,16 +116,22 @@ export class CapiFleetFollower {
   }
 
   async #sync(): Promise<void> {
-    const { lister, target, selector, fleet, base, inCluster, logger, now } = this.#options;
+    const { lister, target, selector, fleet, base, inCluster, bounds, logger, now } = this.#options;
     try {
-      const clusters = await lister.listCapiClusters(target.namespace, selector, base.timeoutMs);
-      const change = await fleet.update(capiEntries(clusters, base, inCluster));
-      this.#state = { listedAt: now(), error: null };
+      const listed = await lister.listCapiClusters(target.namespace, selector, base.timeoutMs);
+      const { kept, leftOut } = boundClusters(listed, bounds);
+      const change = await fleet.update(capiEntries(kept, base, inCluster));
+      // Logged once per change of the counts, not every listing: a bound hit stays hit for a while.
+      if (leftOutKey(leftOut) !== leftOutKey(this.#state.leftOut)) {
+        if (leftOut.length > 0) logger.warn({ leftOut, bounds }, 'Clusters left out of the fleet: over ETCD_PROBE_FLEET_MAX_CLUSTERS or ETCD_PROBE_FLEET_MAX_CLUSTERS_PER_NAMESPACE');
+        else logger.info('no Clusters left out of the fleet any more');
+      }
+      this.#state = { listedAt: now(), error: null, leftOut };
       if (change.added.length + change.removed.length + change.rebuilt.length > 0) logger.info(change, 'fleet changed');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (this.#state.error !== message) logger.warn({ error: message }, 'listing the Cluster API clusters failed; keeping the last list');
-      this.#state = { listedAt: this.#state.listedAt, error: message };
+      this.#state = { ...this.#state, error: message };
     }
   }
 }

@@ -5,6 +5,8 @@ import type { TlsFiles, TlsMaterial } from '../tls/tls-files.ts';
 export interface ClusterEntry {
   /** How routes, metrics and the page name it: a clusters file's `name`, or a Cluster's `namespace/name`. */
   readonly name: string;
+  /** What its shard is hashed from: a Cluster's uid (its creator cannot choose it to land on one shard); absent: `name`. */
+  readonly shardKey?: string;
   /** Its settings: the process's, with the cluster's own mode settings and overrides. */
   readonly config: Config;
   /** etcd client TLS as read at start (a clusters file's files); empty in a Cluster API fleet (minted). */

@@ -155,7 +155,7 @@ export class Fleet {
       now,
       minForcedIntervalMs,
       holdConnections,
-      owned: owns(this.#options.shard, entry.name),
+      owned: owns(this.#options.shard, entry.shardKey ?? entry.name),
       ...(buildCore ? { buildCore } : {}),
       ...(management ? { management } : {}),
     });

@@ -16,7 +16,7 @@ export function fnv1a32(text: string): number {
   return hash >>> 0;
 }
 
-/** The shard that owns a cluster, by a stable hash of its identity (`namespace/name`, or its name in a clusters file). */
+/** The shard that owns a cluster, by a stable hash of its identity (a Cluster's uid, or its name in a clusters file). */
 export function shardOf(identity: string, count: number): number {
   return fnv1a32(identity) % count;
 }

@@ -78,6 +78,8 @@ export function worstFirst(rows: readonly ClusterRow[]): ClusterRow[] {
 export interface DiscoveryState {
   readonly listedAt: string | null;
   readonly error: string | null;
+  /** Listed Clusters not followed, by namespace and the bound that left them out (ETCD_PROBE_FLEET_MAX_CLUSTERS*). */
+  readonly clustersLeftOut: readonly { readonly namespace: string; readonly count: number; readonly bound: 'namespace' | 'fleet' }[];
 }
 
 /** The GET /clusters document: every cluster (`rows` in name order, as Fleet.slots gives them), how many of each status, this replica's shard. */

@@ -15,10 +15,15 @@ export interface CapiClusterFacts {
   readonly controlPlaneReady: boolean;
   /** spec.controlPlaneEndpoint, which the kubeconfig Secret's server must name; null: none, or not a valid host and port. */
   readonly controlPlaneEndpoint: ApiEndpoint | null;
+  /** metadata.creationTimestamp in epoch ms, when it parses: the fleet bounds keep the oldest Clusters. */
+  readonly createdAt?: number;
+  /** metadata.uid, when it looks like one: the shard key, which the Cluster's creator cannot choose. */
+  readonly uid?: string;
 }
 
 const PHASES = ['Pending', 'Provisioning', 'Provisioned', 'Deleting', 'Failed'];
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const UID = /^[0-9a-f-]{1,64}$/;
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 function record(value: unknown): Record<string, unknown> {
@@ -37,6 +42,7 @@ export function toCapiClusterFacts(object: unknown): CapiClusterFacts | null {
   const { namespace, name } = metadata;
   if (typeof namespace !== 'string' || typeof name !== 'string' || !NAMESPACE.test(namespace) || !NAME.test(name)) return null;
   const annotations = record(metadata.annotations);
+  const created = typeof metadata.creationTimestamp === 'string' ? Date.parse(metadata.creationTimestamp) : Number.NaN;
   const phase = typeof status.phase === 'string' && PHASES.includes(status.phase) ? status.phase : 'Unknown';
   return {
     namespace,
@@ -46,5 +52,7 @@ export function toCapiClusterFacts(object: unknown): CapiClusterFacts | null {
     phase,
     controlPlaneReady: status.controlPlaneReady === true || record(status.initialization).controlPlaneInitialized === true,
     controlPlaneEndpoint: toApiEndpoint(spec.controlPlaneEndpoint),
+    ...(Number.isFinite(created) ? { createdAt: created } : {}),
+    ...(typeof metadata.uid === 'string' && UID.test(metadata.uid) ? { uid: metadata.uid } : {}),
   };
 }

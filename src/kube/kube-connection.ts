@@ -10,6 +10,11 @@ import { describeKubeFailure, KubeError } from './kube-error.ts';
 import { parseKubeconfigYaml } from './kubeconfig-yaml.ts';
 import { kubeconfigFromSecret } from './secret-kubeconfig.ts';
 
+/** Clusters asked for per page of a Cluster list (client-go's pager asks for 500). */
+export const LIST_PAGE_SIZE = 500;
+/** Pages of a Cluster list at most (100,000 Clusters): a server that keeps answering `continue` cannot hold a listing for ever. */
+export const LIST_MAX_PAGES = 200;
+
 /**
  * How a kubeconfig is found: the operator's file, a YAML text read from a Secret (Cluster API's
  * `<cluster>-kubeconfig`, written by whoever may write Secrets there), or the pod's service account.
@@ -138,14 +143,37 @@ export class KubeConnection {
   async listCapiClusters(namespace: string | null, labelSelector: string | null, timeoutMs: number): Promise<CapiClusterFacts[]> {
     this.#custom ??= this.config.makeApiClient(CustomObjectsApi);
     const custom = this.#custom;
-    const base = { group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'clusters', ...(labelSelector ? { labelSelector } : {}) };
     const where = namespace ? `in ${namespace}` : 'in every namespace';
-    const list: unknown = await this.#call(`list clusters.cluster.x-k8s.io ${where}`, timeoutMs, (o) =>
-      namespace ? custom.listNamespacedCustomObject({ ...base, namespace }, o) : custom.listClusterCustomObject(base, o),
-    );
-    const items = (list as { items?: unknown }).items;
-    if (!Array.isArray(items)) throw new KubeError('error', `list clusters.cluster.x-k8s.io ${where}: the answer has no items`);
-    return items.map(toCapiClusterFacts).filter((c) => c !== null);
+    const what = `list clusters.cluster.x-k8s.io ${where}`;
+    const page = async (token: string | null): Promise<{ items: unknown[]; next: string | null }> => {
+      const base = { group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'clusters', limit: LIST_PAGE_SIZE, ...(labelSelector ? { labelSelector } : {}), ...(token ? { _continue: token } : {}) };
+      const list: unknown = await this.#call(what, timeoutMs, (o) => (namespace ? custom.listNamespacedCustomObject({ ...base, namespace }, o) : custom.listClusterCustomObject(base, o)));
+      const { items, metadata } = list as { items?: unknown; metadata?: { continue?: unknown } };
+      if (!Array.isArray(items)) throw new KubeError('error', `${what}: the answer has no items`);
+      const next = typeof metadata?.continue === 'string' && metadata.continue !== '' ? metadata.continue : null;
+      return { items, next };
+    };
+    // Paginated (limit/continue) so that no answer is unbounded; an expired continue token (410 Gone)
+    // restarts the list once, as client-go's pager falls back to a full list.
+    for (let attempt = 0; ; attempt++) {
+      const facts: CapiClusterFacts[] = [];
+      try {
+        let token: string | null = null;
+        for (let pages = 0; ; pages++) {
+          if (pages >= LIST_MAX_PAGES) throw new KubeError('error', `${what}: more than ${LIST_MAX_PAGES} pages of ${LIST_PAGE_SIZE}`);
+          const { items, next } = await page(token);
+          for (const item of items) {
+            const c = toCapiClusterFacts(item);
+            if (c) facts.push(c);
+          }
+          if (next === null) return facts;
+          token = next;
+        }
+      } catch (error) {
+        if (attempt === 0 && error instanceof KubeError && error.status === 410) continue;
+        throw error;
+      }
+    }
   }
 
   /** Reads one Cluster API Cluster (RBAC `get` on that Cluster); null when its name is not what Kubernetes allows. */

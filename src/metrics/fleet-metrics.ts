@@ -9,6 +9,8 @@ export interface FleetFacts {
   readonly open: number;
   readonly roundsRunning: number;
   readonly roundsWaiting: number;
+  /** Listed Clusters not followed, by the bound that left them out (Cluster API fleet; 0 otherwise). */
+  readonly leftOut: { readonly namespace: number; readonly fleet: number };
 }
 
 const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
@@ -34,6 +36,17 @@ export class FleetMetrics {
     gauge('etcd_probe_fleet_waiting_clusters', 'Clusters not probed now: provisioning, paused or deleting.', (f) => f.waiting);
     gauge('etcd_probe_fleet_open_clusters', 'Clusters whose clients and tunnels are open now.', (f) => f.open);
     gauge('etcd_probe_fleet_rounds_running', 'Probe rounds running now, across clusters.', (f) => f.roundsRunning);
+    new Gauge({
+      name: 'etcd_probe_fleet_left_out_clusters',
+      help: 'Listed Clusters the fleet does not follow, by bound: ETCD_PROBE_FLEET_MAX_CLUSTERS_PER_NAMESPACE (namespace) or ETCD_PROBE_FLEET_MAX_CLUSTERS (fleet).',
+      labelNames: ['bound'],
+      registers: [this.registry],
+      collect() {
+        const { leftOut } = facts();
+        this.set({ bound: 'namespace' }, leftOut.namespace);
+        this.set({ bound: 'fleet' }, leftOut.fleet);
+      },
+    });
     gauge('etcd_probe_fleet_rounds_waiting', 'Probe rounds waiting for a slot (ETCD_PROBE_MAX_ROUNDS_IN_FLIGHT).', (f) => f.roundsWaiting);
   }
 }

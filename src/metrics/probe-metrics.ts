@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { MemberSeries } from './member-series.ts';
 import { disruptionsAllowed } from '../probe/disruption.ts';
 import { shortName } from '../probe/reason.ts';
 import type { CacheOutcome } from '../probe/round-cache.ts';
@@ -9,6 +10,8 @@ import type { HealthStatus } from '../probe/health-status.ts';
 const STATUSES: readonly HealthStatus[] = ['healthy', 'degraded', 'unhealthy'];
 const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const RPCS = ['status', 'health', 'member_list', 'alarm_list'] as const;
+/** The `id` label of an RPC's duration when the endpoint did not say which member of the cluster it is. */
+const UNKNOWN_MEMBER = 'unknown';
 
 
 /** What the metrics report besides rounds: the settings that alert rules compare round facts with. */
@@ -37,11 +40,14 @@ export class ProbeMetrics {
   readonly #quotaEta = this.#memberGauge('etcd_probe_db_quota_eta_seconds', "Seconds until the member's database reaches the quota at its steady growth; only while the estimate is served (docs/metrics-and-alerts.md states the rule).");
   readonly #alarm = new Gauge({ name: 'etcd_probe_alarm_active', help: 'Active etcd alarms (1 per member and alarm).', labelNames: ['member', 'alarm'], registers: [this.registry] });
   readonly #roundDuration = new Histogram({ name: 'etcd_probe_round_duration_seconds', help: 'Duration of a probe round.', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10], registers: [this.registry] });
-  readonly #rpcDuration = new Histogram({ name: 'etcd_probe_rpc_duration_seconds', help: 'Duration of each etcd call of a round, failed ones included.', labelNames: ['member', 'rpc'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5], registers: [this.registry] });
+  readonly #rpcDuration = new Histogram({ name: 'etcd_probe_rpc_duration_seconds', help: 'Duration of each etcd call of a round, failed ones included.', labelNames: ['id', 'rpc'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5], registers: [this.registry] });
   readonly #rounds = new Counter({ name: 'etcd_probe_rounds_total', help: 'Probe rounds by verdict.', labelNames: ['status'], registers: [this.registry] });
   readonly #disruptions = new Gauge({ name: 'etcd_probe_disruptions_allowed', help: 'How many voting members could stop now without losing quorum (0 when quorum is lost or its margin unknown).', registers: [this.registry] });
   readonly #leaderChanges = new Counter({ name: 'etcd_probe_leader_changes_total', help: 'Leader elections seen between rounds (leader changes, and raft term jumps between rounds), since the process started.', registers: [this.registry] });
-  readonly #memberTransitions = new Counter({ name: 'etcd_probe_member_transitions_total', help: 'Changes of a member\'s state between rounds, by the state it changed to.', labelNames: ['member', 'to'], registers: [this.registry] });
+  readonly #memberTransitions = new Counter({ name: 'etcd_probe_member_transitions_total', help: 'Changes of a member\'s state between rounds, by the state it changed to.', labelNames: ['id', 'to'], registers: [this.registry] });
+  // Cumulative per-member series, labelled by member ID (hex) and removed when the member is gone.
+  readonly #rpcSeries = new MemberSeries(this.#rpcDuration);
+  readonly #transitionSeries = new MemberSeries(this.#memberTransitions);
   readonly #requests = new Counter({
     name: 'etcd_probe_requests_total',
     help: 'Requests served from a probe round, by route and how the cache served them.',
@@ -73,7 +79,11 @@ export class ProbeMetrics {
     this.#disruptions.set(disruptionsAllowed(verdict));
     for (const change of snapshot.changes) {
       if (change.kind === 'leader') this.#leaderChanges.inc(change.elections);
-      if (change.kind === 'member') this.#memberTransitions.inc({ member: shortName(change.member), to: change.to });
+      if (change.kind === 'member') {
+        const labels = { id: change.member.id, to: change.to };
+        this.#memberTransitions.inc(labels);
+        this.#transitionSeries.wrote(change.member.id, labels);
+      }
     }
     this.#lastRound.set(snapshot.checkedAt / 1000);
     this.#reasons.reset();
@@ -101,14 +111,21 @@ export class ProbeMetrics {
     this.#roundDuration.observe(snapshot.durationMs / 1000);
     this.#rounds.inc({ status: verdict.status });
     for (const o of snapshot.observations.endpoints) {
-      const id = o.status.ok ? o.status.value.memberId : null;
-      const member = view.members.find((m) => m.id === id);
-      const name = member ? shortName(member) : o.target.endpoint;
+      // An endpoint that did not say which member it is counts as `unknown`: one series per RPC, never
+      // one per endpoint (endpoints come from a tenant's API and are not bounded).
+      const said = o.status.ok ? o.status.value.memberId : null;
+      const id = said !== null && view.members.some((m) => m.id === said) ? said : UNKNOWN_MEMBER;
       const outcomes = [o.status, o.health, o.memberList, o.alarmList];
       outcomes.forEach((outcome, i) => {
-        if (outcome) this.#rpcDuration.observe({ member: name, rpc: RPCS[i] as string }, outcome.ms / 1000);
+        if (!outcome) return;
+        const labels = { id, rpc: RPCS[i] as string };
+        this.#rpcDuration.observe(labels, outcome.ms / 1000);
+        this.#rpcSeries.wrote(id, labels);
       });
     }
+    const current = new Set([UNKNOWN_MEMBER, ...view.members.map((m) => m.id)]);
+    this.#rpcSeries.keepOnly(current);
+    this.#transitionSeries.keepOnly(current);
   }
 
   /** Requests counted since the last read, by route, then by how the cache served them. */

@@ -52,9 +52,19 @@ function judgeNodes(view: ClusterView, nodeGraceMs: number, now: number): Reason
   return reasons;
 }
 
+/** TOO_MANY_MEMBERS and INVALID_NODE_NAME: nodes the listing named that the bounds kept from being probed. */
+function judgeNodeBounds(view: ClusterView): Reason[] {
+  const bounds = view.kube?.nodeBounds;
+  if (!bounds) return [];
+  const reasons: Reason[] = [];
+  if (bounds.leftOut > 0) reasons.push(reason('TOO_MANY_MEMBERS', `the API lists ${bounds.max + bounds.leftOut} control-plane nodes; the first ${bounds.max} by name are probed, ${bounds.leftOut} are not`));
+  if (bounds.invalidNames > 0) reasons.push(reason('INVALID_NODE_NAME', `${bounds.invalidNames} listed control-plane node(s) have a name that is not a DNS subdomain; they are not probed`));
+  return reasons;
+}
+
 /** The Kubernetes modes' findings about the API, nodes and pods; none in static mode. */
 export function judgeKube(view: ClusterView, nodeGraceMs: number, now: number): Reason[] {
-  return [...judgeKubeApi(view), ...judgeNodes(view, nodeGraceMs, now)];
+  return [...judgeKubeApi(view), ...judgeNodeBounds(view), ...judgeNodes(view, nodeGraceMs, now)];
 }
 
 /** Whether a failure at this layer only echoes a Kubernetes API that this round could not use. */

@@ -113,4 +113,6 @@ export interface KubeFacts {
   readonly fresh: boolean;
   /** Why the Kubernetes API could not be used this round (layer kube-api), or null. */
   readonly apiError: ProbeError | null;
+  /** Nodes of a fresh listing not probed: names that are not DNS subdomains, and those past the member bound. */
+  readonly nodeBounds?: { readonly invalidNames: number; readonly leftOut: number; readonly max: number };
 }

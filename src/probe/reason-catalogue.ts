@@ -34,6 +34,8 @@ export type ReasonCode =
   | 'KUBE_API_NOT_ALLOWED'
   | 'MEMBER_WITHOUT_NODE'
   | 'NODE_WITHOUT_MEMBER'
+  | 'TOO_MANY_MEMBERS'
+  | 'INVALID_NODE_NAME'
   | 'ETCD_POD_NOT_READY';
 
 /** A reason's fixed parts: its weight, the evidence that gives it, and what an operator does next. */
@@ -202,6 +204,17 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
     severity: 'degraded',
     when: 'An etcd member with no control-plane node of its name (kubeadm names members after nodes).',
     hint: "kubeadm names each etcd member after its node: a member without a control-plane node is left over from a deleted machine (remove it: etcdctl member remove <id>) or the node selector misses its node.",
+  },
+  TOO_MANY_MEMBERS: {
+    severity: 'degraded',
+    when: 'Kubernetes modes: the workload cluster lists more control-plane nodes than `ETCD_PROBE_MAX_MEMBERS` (16); the first ones by name are probed, the others are not.',
+    why: 'Degraded, not unhealthy: the probed members may be fine, but the members not probed are unknown, and an etcd cluster has at most 7 voting members, so the listing itself is wrong.',
+    hint: "Check the workload cluster's control-plane nodes (kubectl get nodes -l node-role.kubernetes.io/control-plane) and ETCD_PROBE_NODE_SELECTOR: an etcd cluster has 3, 5 or 7 members (raise ETCD_PROBE_MAX_MEMBERS only if the listing is right).",
+  },
+  INVALID_NODE_NAME: {
+    severity: 'degraded',
+    when: 'Kubernetes modes: a listed control-plane node has a name that is not a DNS subdomain (lowercase RFC 1123, at most 253 characters); it is not probed and its name is not repeated.',
+    hint: "The workload cluster's API listed a node Kubernetes would not accept: check that the kubeconfig reaches a real API server.",
   },
   NODE_WITHOUT_MEMBER: {
     severity: 'degraded',

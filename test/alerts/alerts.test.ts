@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { FleetMetrics } from '../../src/metrics/fleet-metrics.ts';
 import { ProbeMetrics } from '../../src/metrics/probe-metrics.ts';
 import { REASONS, type ReasonCode } from '../../src/probe/reason-catalogue.ts';
 import { promtool } from '../fixtures/prometheus.ts';
@@ -46,7 +47,7 @@ describe('chart/files/alerts.yaml', () => {
 
   it('has the alerts of issue 5, each with a severity, a summary, a description and a hint', () => {
     expect([...byName.keys()].sort()).toEqual(
-      ['EtcdDatabaseQuotaExhaustionSoon', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeUnhealthy'],
+      ['EtcdDatabaseQuotaExhaustionSoon', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeFleetClustersLeftOut', 'EtcdProbeUnhealthy'],
     );
     for (const r of rules) {
       expect(['critical', 'warning'], r.alert).toContain(r.labels.severity);
@@ -60,7 +61,9 @@ describe('chart/files/alerts.yaml', () => {
   });
 
   it('uses only metrics the service exports', () => {
-    const exported = new Set(new ProbeMetrics({ quotaBytes: 1 }).registry.getMetricsAsArray().map((m) => m.name));
+    const zero = { clusters: 0, owned: 0, waiting: 0, open: 0, roundsRunning: 0, roundsWaiting: 0, leftOut: { namespace: 0, fleet: 0 } };
+    const registries = [new ProbeMetrics({ quotaBytes: 1 }).registry, new FleetMetrics(() => zero).registry];
+    const exported = new Set(registries.flatMap((r) => r.getMetricsAsArray().map((m) => m.name)));
     const used = new Set(rules.flatMap((r) => [...`${r.expr} ${r.annotations.description}`.matchAll(/\betcd_probe_[a-z_]+/g)].map((m) => m[0])));
     expect(used.size).toBeGreaterThan(0);
     for (const name of used) expect(exported, name).toContain(name);

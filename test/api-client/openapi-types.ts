@@ -510,6 +510,13 @@ export interface components {
                 /** Format: date-time */
                 listedAt: string | null;
                 error: string | null;
+                /** @description Listed Clusters the fleet does not follow, by namespace: over ETCD_PROBE_FLEET_MAX_CLUSTERS_PER_NAMESPACE (`bound: namespace`) or ETCD_PROBE_FLEET_MAX_CLUSTERS (`bound: fleet`). The oldest Clusters are kept. Empty: none. */
+                clustersLeftOut: {
+                    namespace: string;
+                    count: number;
+                    /** @enum {string} */
+                    bound: "namespace" | "fleet";
+                }[];
             };
             counts: {
                 healthy: number;
@@ -665,7 +672,7 @@ export interface components {
         };
         Reason: {
             /** @enum {string} */
-            code: "NO_MEMBER_REACHABLE" | "QUORUM_LOST" | "NO_LEADER" | "QUORUM_MARGIN_UNKNOWN" | "ALARM_NOSPACE" | "ALARM_CORRUPT" | "CLUSTER_ID_MISMATCH" | "MEMBER_UNREACHABLE" | "MEMBER_UNHEALTHY" | "MEMBER_NOT_PROBED" | "MEMBER_ID_MISMATCH" | "UNSTARTED_MEMBER" | "MEMBER_LIST_MISMATCH" | "MEMBERSHIP_UNKNOWN" | "LEADER_DISAGREEMENT" | "FREQUENT_LEADER_CHANGES" | "MEMBER_FLAPPING" | "MEMBER_STALLED" | "DB_QUOTA_HIGH" | "DB_QUOTA_EXHAUSTION_SOON" | "RAFT_APPLY_LAG" | "MEMBER_BEHIND" | "LEARNER_PRESENT" | "LEADER_STOP_COSTS_ELECTION" | "VERSION_SKEW" | "DB_FRAGMENTED" | "KUBE_API_UNREACHABLE" | "KUBE_API_REFUSED" | "KUBE_API_NOT_ALLOWED" | "MEMBER_WITHOUT_NODE" | "NODE_WITHOUT_MEMBER" | "ETCD_POD_NOT_READY";
+            code: "NO_MEMBER_REACHABLE" | "QUORUM_LOST" | "NO_LEADER" | "QUORUM_MARGIN_UNKNOWN" | "ALARM_NOSPACE" | "ALARM_CORRUPT" | "CLUSTER_ID_MISMATCH" | "MEMBER_UNREACHABLE" | "MEMBER_UNHEALTHY" | "MEMBER_NOT_PROBED" | "MEMBER_ID_MISMATCH" | "UNSTARTED_MEMBER" | "MEMBER_LIST_MISMATCH" | "MEMBERSHIP_UNKNOWN" | "LEADER_DISAGREEMENT" | "FREQUENT_LEADER_CHANGES" | "MEMBER_FLAPPING" | "MEMBER_STALLED" | "DB_QUOTA_HIGH" | "DB_QUOTA_EXHAUSTION_SOON" | "RAFT_APPLY_LAG" | "MEMBER_BEHIND" | "LEARNER_PRESENT" | "LEADER_STOP_COSTS_ELECTION" | "VERSION_SKEW" | "DB_FRAGMENTED" | "KUBE_API_UNREACHABLE" | "KUBE_API_REFUSED" | "KUBE_API_NOT_ALLOWED" | "MEMBER_WITHOUT_NODE" | "NODE_WITHOUT_MEMBER" | "TOO_MANY_MEMBERS" | "INVALID_NODE_NAME" | "ETCD_POD_NOT_READY";
             /**
              * @description unhealthy and degraded set the status; info never changes it.
              * @enum {string}

@@ -122,10 +122,10 @@ describe('a member killed and restarted again and again', () => {
     const record = (history.body.members as { member: { name: string }; state: string; changes: number; lastFailure: { code: string; message: string } | null }[]).find((m) => m.member.name === name);
     expect(record).toMatchObject({ state: 'healthy', changes: 4, lastFailure: { code: 'CONNECTION_REFUSED' } });
     expect(record?.lastFailure?.message).toMatch(/connection refused/);
-    const transitions = (history.body.transitions as { kind: string; member?: { name: string }; to: string }[]).filter((t) => t.kind === 'member' && t.member?.name === name);
+    const transitions = (history.body.transitions as { kind: string; member?: { name: string; id: string }; to: string }[]).filter((t) => t.kind === 'member' && t.member?.name === name);
     expect(transitions.map((t) => t.to)).toEqual(['unreachable', 'healthy', 'unreachable', 'healthy']);
     const metrics = (await get(`${s.url}/metrics`)).text;
-    expect(metrics).toMatch(new RegExp(`^etcd_probe_member_transitions_total\\{member="${name}",to="unreachable"\\} 2$`, 'm'));
+    expect(metrics).toMatch(new RegExp(`^etcd_probe_member_transitions_total\\{id="${transitions[0]?.member?.id}",to="unreachable"\\} 2$`, 'm'));
   });
 });
 

@@ -206,6 +206,25 @@ describe('kubeconfig mode through port-forward', () => {
     }
   });
 
+  it('probes at most ETCD_PROBE_MAX_MEMBERS nodes and never a node whose name is not a DNS subdomain (issue 25, hole 2)', async () => {
+    seedWorkload();
+    const extra = Array.from({ length: 40 }, (_, i) => `zz-extra-${String(i).padStart(2, '0')}`);
+    const bad = `Bad_Node_${'x'.repeat(300)}`;
+    for (const name of [...extra, bad]) api.upsertNode(controlPlaneNode(name, { createdAt: new Date(Date.now() - 10_000) }));
+    try {
+      const s = await kubeconfigService({ ETCD_PROBE_MAX_MEMBERS: '5' });
+      const { body } = await health(s);
+      expect(body.status).toBe('degraded');
+      expect(body.reasons.map((r) => r.code).sort()).toEqual(['INVALID_NODE_NAME', 'TOO_MANY_MEMBERS']);
+      expect(body.reasons.find((r) => r.code === 'TOO_MANY_MEMBERS')?.message).toBe('the API lists 43 control-plane nodes; the first 5 by name are probed, 38 are not');
+      expect(JSON.stringify(body)).not.toContain('Bad_Node');
+      // The three real members (m1..m3 sort first) are still probed and healthy.
+      expect((await members(s)).members.filter((m) => m.healthy)).toHaveLength(3);
+    } finally {
+      for (const name of [...extra, bad]) api.removeNode(name);
+    }
+  });
+
   it('reports an etcd pod that is not Ready', async () => {
     seedWorkload();
     api.setPodReady('kube-system', 'etcd-m2', false);

@@ -54,8 +54,32 @@ describe('ProbeMetrics counters over rounds', () => {
     expect(budgets).toEqual(['1', '0', '1', '1']);
     // term 2 → 5 with a new leader: three elections between the rounds.
     expect(text).toMatch(/^etcd_probe_leader_changes_total 3$/m);
-    expect(text).toMatch(/^etcd_probe_member_transitions_total\{member="m-c",to="unreachable"\} 1$/m);
-    expect(text).toMatch(/^etcd_probe_member_transitions_total\{member="m-c",to="healthy"\} 1$/m);
+    expect(text).toMatch(/^etcd_probe_member_transitions_total\{id="c",to="unreachable"\} 1$/m);
+    expect(text).toMatch(/^etcd_probe_member_transitions_total\{id="c",to="healthy"\} 1$/m);
+  });
+});
+
+describe('ProbeMetrics per-member series (issue 25, hole 2)', () => {
+  const seriesOf = (text: string, name: string): string[] => text.split('\n').filter((l) => l.startsWith(`${name}_count{`) || l.startsWith(`${name}{`));
+
+  it('labels RPC durations and transitions by member ID and drops a member gone from the cluster: series stay flat while members come and go', async () => {
+    const judge = new RoundJudge({ thresholds: TEST_THRESHOLDS, history: { windowMs: 3_600_000, maxBytes: 2 ** 20, checksMs: 0 }, mode: 'static' });
+    const metrics = new ProbeMetrics({ quotaBytes: 1 });
+    const counts: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      // A third member replaced every round (a new ID and a new name), and down every other round.
+      const members = [{ id: 'a', name: 'm-a' }, { id: 'b', name: 'm-b' }, { id: `r${i}`, name: `renamed-${i}`, ...(i % 2 === 0 ? { state: 'unreachable' as const } : {}) }];
+      metrics.recordRound(judge.judge({ ...round(members), startedAt: i * 1000 }, i * 1000 + 5));
+      const text = await scrape(metrics);
+      counts.push(seriesOf(text, 'etcd_probe_rpc_duration_seconds').length + seriesOf(text, 'etcd_probe_member_transitions_total').length);
+    }
+    const text = await scrape(metrics);
+    expect(text).toMatch(/^etcd_probe_rpc_duration_seconds_count\{id="a",rpc="status"\} 40$/m);
+    expect(text).toMatch(/^etcd_probe_rpc_duration_seconds_count\{id="r39",rpc="status"\} 1$/m);
+    const cumulative = text.split('\n').filter((l) => /^etcd_probe_(rpc_duration_seconds|member_transitions_total)/.test(l)).join('\n');
+    expect(cumulative).not.toMatch(/id="r38"|member=/);
+    // Flat: the last round has no more series than the tenth (without removal it grew by each new ID).
+    expect(Math.max(...counts.slice(10))).toBeLessThanOrEqual(Math.max(...counts.slice(0, 10)));
   });
 });
 

@@ -408,6 +408,12 @@ const ROWS: Row[] = [
     reasons: ['MEMBER_WITHOUT_NODE'],
   },
   {
+    name: 'kubernetes: more control-plane nodes than the member bound, and a node name that is not a DNS subdomain (issue 25)',
+    observations: round(three(), { kube: { ...kubeFacts(three()), nodeBounds: { invalidNames: 1, leftOut: 24, max: 16 } } }),
+    status: 'degraded',
+    reasons: ['TOO_MANY_MEMBERS', 'INVALID_NODE_NAME'],
+  },
+  {
     name: 'kubernetes: a control-plane node past its grace period without a member',
     observations: round(three(), { kube: kubeFacts(three(), { nodes: [node('m-a'), node('m-b'), node('m-c'), node('m-d', 0)] }) }),
     status: 'degraded',
