@@ -35,7 +35,7 @@ const SAME_HINT: Record<string, ReasonCode> = {
 describe('chart/files/alerts.yaml', () => {
   it('passes promtool check rules', () => {
     const result = promtool(['check', 'rules', RULES]);
-    expect(result.output).toContain('SUCCESS: 8 rules found');
+    expect(result.output).toContain('SUCCESS: 9 rules found');
     expect(result.status).toBe(0);
   });
 
