@@ -71,7 +71,9 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const lifecycle = options.lifecycle ?? new Lifecycle();
-  const limiter = new RoundLimiter(config.maxRoundsInFlight);
+  // A round holds its slot for at most five deadlines and a second (a port-forward, then the calls): one that
+  // hangs longer goes on without it.
+  const limiter = new RoundLimiter(config.maxRoundsInFlight, 5 * config.timeoutMs + 1000);
   const source = options.source;
   const fleet = new Fleet({
     shard: config.shard,

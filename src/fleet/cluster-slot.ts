@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { ClusterRuntime } from '../cluster/cluster-runtime.ts';
 import { buildProbeCore, type ProbeCore } from '../core/probe-core.ts';
+import { BackoffMetric } from '../metrics/backoff-metric.ts';
 import type { ProbeMetrics } from '../metrics/probe-metrics.ts';
 import type { RoundHistory } from '../probe/history/round-history.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
@@ -9,6 +10,7 @@ import type { Snapshot } from '../probe/snapshot.ts';
 import type { KubeConnection } from '../kube/kube-connection.ts';
 import type { TlsProvider } from '../tls/tls-provider.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
+import { reachedNothing, RoundBackoff } from './round-backoff.ts';
 import type { RoundLimiter } from './round-limiter.ts';
 
 /** A round started this soon after a request asked about the cluster (or asked about since) is one a request waits for. */
@@ -30,6 +32,8 @@ export interface SlotOptions {
    * fraction of a second, and held they are most of what a cluster costs in memory.
    */
   readonly holdConnections: boolean;
+  /** The fleet's refresh interval: the unit of a failing cluster's backoff. */
+  readonly refreshMs: number;
   /** Builds a cluster's prober; buildProbeCore by default (tests hand in a scripted source). */
   readonly buildCore?: (entry: ClusterEntry, now: () => number, etcdTls: TlsProvider) => Promise<ProbeCore>;
   /** The management cluster connection every Cluster API cluster of the fleet shares (its owner is the fleet's caller). */
@@ -52,6 +56,8 @@ export class ClusterSlot {
   readonly cache: RoundCache<Snapshot>;
   readonly metrics: ProbeMetrics;
   readonly thresholds: Thresholds;
+  /** Puts the fleet's refresh of this cluster off while its rounds keep reaching nothing. */
+  readonly backoff: RoundBackoff;
   readonly #options: SlotOptions;
   /** The cluster's prober, metrics, credential expiry and verdict log, as the single-cluster service has them. */
   readonly #runtime: ClusterRuntime;
@@ -77,13 +83,29 @@ export class ClusterSlot {
     });
     this.metrics = this.#runtime.metrics;
     this.thresholds = this.#runtime.thresholds;
+    this.backoff = new RoundBackoff(options.refreshMs);
+    const backoffSeconds = new BackoffMetric(this.metrics.registry);
+    const recorded = (snapshot: Snapshot | null) => {
+      const now = options.now();
+      this.backoff.record(reachedNothing(snapshot), now);
+      const state = this.backoff.state(now);
+      backoffSeconds.set(state ? (state.until - now) / 1000 : 0);
+    };
     this.cache = new RoundCache<Snapshot>({
       load: () => {
         const since = options.now();
-        return options.limiter.run(() => {
-          if (this.#closed) return Promise.reject(new Error(`cluster ${this.entry.name} was removed from the fleet`));
-          return this.#runtime.round({ release: !options.holdConnections });
-        }, () => this.#demandAt >= since - URGENT_WITHIN_MS);
+        const tenant = entry.name.includes('/') ? (entry.name.split('/')[0] as string) : '';
+        return options.limiter.run(async () => {
+          if (this.#closed) throw new Error(`cluster ${this.entry.name} was removed from the fleet`);
+          try {
+            const snapshot = await this.#runtime.round({ release: !options.holdConnections });
+            recorded(snapshot);
+            return snapshot;
+          } catch (error) {
+            recorded(null);
+            throw error;
+          }
+        }, { tenant, urgent: () => this.#demandAt >= since - URGENT_WITHIN_MS });
       },
       ttlMs: entry.config.cacheTtlMs,
       minForcedIntervalMs: options.minForcedIntervalMs,

@@ -114,7 +114,10 @@ export class Fleet {
     const work: Promise<unknown>[] = [];
     const warm: ClusterSlot[] = [];
     for (const slot of this.#slots.values()) {
-      if (slot.owned && slot.entry.waiting === null) warm.push(slot);
+      // A cluster whose rounds keep reaching nothing is refreshed less often (RoundBackoff).
+      if (slot.owned && slot.entry.waiting === null) {
+        if (!slot.backoff.skips(this.#options.now())) warm.push(slot);
+      }
       else work.push(slot.releaseIfIdle(this.#options.idleCloseMs));
     }
     const gapMs = warm.length > 0 ? spreadMs / warm.length : 0;
@@ -155,6 +158,7 @@ export class Fleet {
       now,
       minForcedIntervalMs,
       holdConnections,
+      refreshMs: this.#options.refreshMs,
       owned: owns(this.#options.shard, entry.shardKey ?? entry.name),
       ...(buildCore ? { buildCore } : {}),
       ...(management ? { management } : {}),

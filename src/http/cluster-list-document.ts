@@ -22,6 +22,8 @@ export interface ClusterRow {
   readonly disruptionsAllowed: number | null;
   readonly checkedAt: string | null;
   readonly ageSeconds: number | null;
+  /** While its rounds keep reaching nothing: how many in a row, and until when its refresh is put off. */
+  readonly backoff: { readonly failures: number; readonly until: string } | null;
   /** Its /healthz/etcd, with the name URL-encoded. */
   readonly href: string;
 }
@@ -31,7 +33,7 @@ export function clusterPath(name: string): string {
   return `/clusters/${encodeURIComponent(name)}`;
 }
 
-type ProbedRow = Omit<ClusterRow, 'ageSeconds'>;
+type ProbedRow = Omit<ClusterRow, 'ageSeconds' | 'backoff'>;
 
 /** The row of a round, made once per round (GET /clusters asks for every cluster's row per request). */
 const probedRows = new WeakMap<Snapshot, ProbedRow>();
@@ -63,8 +65,10 @@ function baseOf(slot: ClusterSlot) {
 export function clusterRow(slot: ClusterSlot, now: number): ClusterRow {
   const { entry } = slot;
   const round = entry.waiting === null ? slot.cache.peek() : null;
-  if (!round) return { ...baseOf(slot), state: entry.waiting === null ? 'unchecked' : 'waiting', status: null, reasons: [], quorum: null, disruptionsAllowed: null, checkedAt: null, ageSeconds: null };
-  return { ...probedRow(slot, round.value), ageSeconds: Math.max(0, Math.round((now - round.completedAt) / 100) / 10) };
+  const state = slot.backoff.state(now);
+  const backoff = state ? { failures: state.failures, until: new Date(state.until).toISOString() } : null;
+  if (!round) return { ...baseOf(slot), state: entry.waiting === null ? 'unchecked' : 'waiting', status: null, reasons: [], quorum: null, disruptionsAllowed: null, checkedAt: null, ageSeconds: null, backoff };
+  return { ...probedRow(slot, round.value), ageSeconds: Math.max(0, Math.round((now - round.completedAt) / 100) / 10), backoff };
 }
 
 const RANK: Record<HealthStatus | 'unknown', number> = { unhealthy: 0, unknown: 1, degraded: 2, healthy: 3 };

@@ -1,3 +1,5 @@
+import { Registry } from 'prom-client';
+import { BackoffMetric } from '../../src/metrics/backoff-metric.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,7 +37,7 @@ const SAME_HINT: Record<string, ReasonCode> = {
 describe('chart/files/alerts.yaml', () => {
   it('passes promtool check rules', () => {
     const result = promtool(['check', 'rules', RULES]);
-    expect(result.output).toContain('SUCCESS: 9 rules found');
+    expect(result.output).toContain('SUCCESS: 10 rules found');
     expect(result.status).toBe(0);
   });
 
@@ -47,7 +49,7 @@ describe('chart/files/alerts.yaml', () => {
 
   it('has the alerts of issue 5, each with a severity, a summary, a description and a hint', () => {
     expect([...byName.keys()].sort()).toEqual(
-      ['EtcdDatabaseQuotaExhaustionSoon', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeFleetClustersLeftOut', 'EtcdProbeUnhealthy'],
+      ['EtcdDatabaseQuotaExhaustionSoon', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeFleetClustersLeftOut', 'EtcdProbeUnhealthy', 'EtcdProbeVerdictStale'],
     );
     for (const r of rules) {
       expect(['critical', 'warning'], r.alert).toContain(r.labels.severity);
@@ -62,7 +64,9 @@ describe('chart/files/alerts.yaml', () => {
 
   it('uses only metrics the service exports', () => {
     const zero = { clusters: 0, owned: 0, waiting: 0, open: 0, roundsRunning: 0, roundsWaiting: 0, leftOut: { namespace: 0, fleet: 0 } };
-    const registries = [new ProbeMetrics({ quotaBytes: 1 }).registry, new FleetMetrics(() => zero).registry];
+    const backoff = new Registry();
+    new BackoffMetric(backoff);
+    const registries = [new ProbeMetrics({ quotaBytes: 1 }).registry, new FleetMetrics(() => zero).registry, backoff];
     const exported = new Set(registries.flatMap((r) => r.getMetricsAsArray().map((m) => m.name)));
     const used = new Set(rules.flatMap((r) => [...`${r.expr} ${r.annotations.description}`.matchAll(/\betcd_probe_[a-z_]+/g)].map((m) => m[0])));
     expect(used.size).toBeGreaterThan(0);

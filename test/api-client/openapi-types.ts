@@ -550,6 +550,11 @@ export interface components {
             /** Format: date-time */
             checkedAt: string | null;
             ageSeconds: number | null;
+            /** @description While the cluster's rounds keep reaching nothing (NO_MEMBER_REACHABLE, KUBE_API_UNREACHABLE, or a failed round), two or more in a row: the fleet's refresh puts it off for refresh × 2^(failures-1), at most min(8 refreshes, 10 min); a request with the token still gets a round. null otherwise. */
+            backoff: null | {
+                failures: number;
+                until: components["schemas"]["Timestamp"];
+            };
             href: string;
         };
         /** @description A uint64 ID in lowercase hex, as etcdctl prints it. */

@@ -113,3 +113,57 @@ describe("a fleet's rounds", () => {
     expect([...starts.keys()]).toEqual(['ns/a']);
   });
 });
+
+// Issue 25, hole 4: a cluster whose rounds keep reaching nothing was refreshed like every other.
+describe("a fleet's refresh of a cluster that reaches nothing", () => {
+  it('backs off (refresh × 2^(n-1), here 60 s, 120 s, 240 s) and says so in its metrics; a round that reaches it resets the backoff', async () => {
+    const clock = { t: 1_000_000 };
+    let dead = true;
+    const starts: number[] = [];
+    const fleet = new Fleet({
+      shard: { index: 0, count: 1 },
+      limiter: new RoundLimiter(16),
+      logger: createLogger('warn', new LogSink()),
+      now: () => clock.t,
+      minForcedIntervalMs: 1000,
+      refreshMs: 60_000,
+      idleCloseMs: 300_000,
+      holdConnections: true,
+      buildCore: async (e, now) => {
+        const down = round(three({ a: { state: 'unreachable' }, b: { state: 'unreachable' }, c: { state: 'unreachable' } })).endpoints;
+        const up = round(three()).endpoints;
+        const core = await buildProbeCore({ config: e.config, tls: e.tls, now, source: { ...scriptedSource(down), close: async () => {} } });
+        const healthy = await buildProbeCore({ config: e.config, tls: e.tls, now, source: { ...scriptedSource(up), close: async () => {} } });
+        const roundOf = core.prober.round.bind(core.prober);
+        const healthyRound = healthy.prober.round.bind(healthy.prober);
+        core.prober.round = () => {
+          starts.push(clock.t);
+          return dead ? roundOf() : healthyRound();
+        };
+        return core;
+      },
+    });
+    try {
+      await fleet.update([entry('ns/dead')]);
+      // A refresh every 60 s for 12 minutes.
+      for (let i = 0; i < 12; i++) {
+        await fleet.tick(0);
+        clock.t += 60_000;
+      }
+      const minutes = starts.map((t) => (t - 1_000_000) / 60_000);
+      // Rounds at 0, 1 (2nd failure: put off 120 s), 3 (240 s), 7 (480 s, the cap of 8 refreshes): next at 15.
+      expect(minutes).toEqual([0, 1, 3, 7]);
+      const slot = fleet.slot('ns/dead');
+      expect(slot?.backoff.state(clock.t)).toMatchObject({ failures: 4 });
+      expect(await slot?.metrics.registry.getSingleMetricAsString('etcd_probe_round_backoff_seconds')).toMatch(/etcd_probe_round_backoff_seconds \d+/);
+      dead = false;
+      clock.t += 8 * 60_000;
+      await fleet.tick(0);
+      await fleet.tick(0);
+      expect(slot?.backoff.state(clock.t)).toBeNull();
+      expect(slot?.cache.peek()?.value.verdict.status).toBe('healthy');
+    } finally {
+      await fleet.close();
+    }
+  });
+});

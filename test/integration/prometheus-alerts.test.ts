@@ -50,7 +50,7 @@ describe('alerts on a real Prometheus scraping the service', () => {
     const host = new URL(service.url).host;
     prometheus = await PrometheusServer.start({ target: host, job: 'etcd-probe', ruleFiles: [RULES], scrapeInterval: '1s', evaluationInterval: '1s' });
     expect((await prometheus.ruleNames()).sort()).toEqual(
-      ['EtcdDatabaseQuotaExhaustionSoon', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeFleetClustersLeftOut', 'EtcdProbeUnhealthy'],
+      ['EtcdDatabaseQuotaExhaustionSoon', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeFleetClustersLeftOut', 'EtcdProbeUnhealthy', 'EtcdProbeVerdictStale'],
     );
 
     // Healthy first: three members up in Prometheus, then several evaluations with no alert at all.
