@@ -90,6 +90,7 @@ export class ClusterSlot {
         }, () => this.#demandAt >= since - URGENT_WITHIN_MS);
       },
       ttlMs: entry.config.cacheTtlMs,
+      staleMs: entry.config.timeoutMs,
       minForcedIntervalMs: options.minForcedIntervalMs,
       now: options.now,
     });

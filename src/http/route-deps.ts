@@ -14,7 +14,7 @@ import { credentialOf } from './response-headers.ts';
 export interface RouteDeps {
   readonly cache: RoundCache<Snapshot>;
   readonly metrics: ProbeMetrics;
-  readonly config: Pick<Config, 'policy' | 'cacheTtlMs' | 'quotaBytes'>;
+  readonly config: Pick<Config, 'policy' | 'cacheTtlMs' | 'timeoutMs' | 'quotaBytes'>;
   /** Epoch milliseconds. */
   readonly now: () => number;
   readonly lifecycle: Lifecycle;
@@ -43,16 +43,31 @@ export function rootSite(deps: RouteDeps): RouteSite {
 
 function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, fresh: boolean): void {
   deps.metrics.countRequest(route, read.cache);
-  setRoundHeaders(reply, read, cacheControl(deps.config.cacheTtlMs, credentialOf(request) !== 'none'), now, fresh);
+  const { cacheTtlMs, timeoutMs } = deps.config;
+  setRoundHeaders(reply, read, cacheControl(cacheTtlMs, timeoutMs, credentialOf(request) !== 'none'), now, fresh, cacheTtlMs);
+}
+
+/** Which round a route accepts: `fresh` a new one (`?fresh=true`); `stale` false: none past its TTL (/disruption). */
+export interface RoundWanted {
+  readonly fresh: boolean;
+  readonly stale: boolean;
 }
 
 /**
  * Reads the shared snapshot for a route: counts how the cache served it (under `route`) and sets
  * Cache-Control (`private` when the request was let in by a credential, which the guards decide before
- * any handler), Age and Cache-Status.
+ * any handler), Age and Cache-Status. Past the TTL it answers from the latest round while the next runs
+ * (at most TTL + timeout old), unless the route asks for no stale answer.
  */
-export async function readSnapshot(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, fresh = false): Promise<CacheRead<Snapshot>> {
-  const read = await deps.cache.get({ fresh });
+export async function readSnapshot(
+  deps: RouteDeps,
+  route: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  wanted: RoundWanted = { fresh: false, stale: true },
+): Promise<CacheRead<Snapshot>> {
+  const { fresh } = wanted;
+  const read = await deps.cache.get({ fresh, stale: wanted.stale });
   roundHeaders(deps, route, request, reply, read, deps.now(), fresh);
   return read;
 }
@@ -70,9 +85,10 @@ export function answerFromRound(
   route: string,
   request: FastifyRequest,
   reply: FastifyReply,
-  fresh: boolean,
+  wanted: RoundWanted,
   answer: (read: CacheRead<Snapshot>) => void,
 ): Promise<void> | undefined {
+  const { fresh } = wanted;
   if (!fresh) {
     const current = deps.cache.peek();
     const now = deps.now();
@@ -83,5 +99,5 @@ export function answerFromRound(
       return undefined;
     }
   }
-  return readSnapshot(deps, route, request, reply, fresh).then(answer);
+  return readSnapshot(deps, route, request, reply, wanted).then(answer);
 }
