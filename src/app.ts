@@ -21,6 +21,7 @@ import { createVerdictLogger } from './log/verdict-logger.ts';
 import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { ProbeMetrics } from './metrics/probe-metrics.ts';
 import type { Prober } from './probe/prober.ts';
+import { RoundCadence } from './probe/round-cadence.ts';
 import { RoundCache } from './probe/round-cache.ts';
 import type { Snapshot } from './probe/snapshot.ts';
 import { recordExpiry, reloadReporter } from './tls/reload-reporter.ts';
@@ -90,6 +91,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       return snapshot;
     },
     ttlMs: config.cacheTtlMs,
+    // A round with a hung member lasts the call timeout: answers stay at most TTL + timeout old meanwhile.
+    staleMs: config.timeoutMs,
     minForcedIntervalMs: MIN_FORCED_INTERVAL_MS,
     now,
   });
@@ -117,7 +120,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   serviceProbeRoutes(server, deps);
   statusPageRoutes(server, site);
   openapiRoute(server);
+  // Rounds run every TTL once the server listens, whoever polls (history sees each); an app only
+  // injected into (tests) runs them on demand.
+  const cadence = new RoundCadence({ cache, ttlMs: config.cacheTtlMs, now });
+  server.addHook('onListen', (done) => {
+    cadence.start();
+    done();
+  });
   server.addHook('onClose', async () => {
+    cadence.stop();
     listener.stopReloading();
     lifecycle.beginShutdown();
     await cache.settle();

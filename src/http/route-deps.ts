@@ -44,7 +44,9 @@ export function rootSite(deps: RouteDeps): RouteSite {
 function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, fresh: boolean): void {
   deps.metrics.countRequest(route, read.cache);
   const { cacheTtlMs, timeoutMs } = deps.config;
-  setRoundHeaders(reply, read, cacheControl(cacheTtlMs, timeoutMs, credentialOf(request) !== 'none'), now, fresh, cacheTtlMs);
+  // TTL 0 (every request its own round) never answers stale: no stale-while-revalidate to announce.
+  const staleMs = cacheTtlMs > 0 ? timeoutMs : 0;
+  setRoundHeaders(reply, read, cacheControl(cacheTtlMs, staleMs, credentialOf(request) !== 'none'), now, fresh, cacheTtlMs);
 }
 
 /** Which round a route accepts: `fresh` a new one (`?fresh=true`); `stale` false: none past its TTL (/disruption). */

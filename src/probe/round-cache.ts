@@ -21,6 +21,7 @@ export interface RoundCacheOptions<T> {
   /**
    * How long past its TTL the latest round may still answer while the next one runs (stale-while-revalidate,
    * RFC 5861); 0: never, every read past the TTL waits. An answer is thus at most ttlMs + staleMs old.
+   * A TTL of 0 (every request its own round) never answers stale, whatever this says.
    */
   readonly staleMs?: number;
   readonly now: () => number;
@@ -63,7 +64,7 @@ export class RoundCache<T> {
     if (current && !options.fresh) {
       const age = now - current.completedAt;
       if (age < this.#options.ttlMs) return { ...current, cache: 'hit' };
-      if (options.stale !== false && age < this.#options.ttlMs + (this.#options.staleMs ?? 0)) {
+      if (options.stale !== false && this.#options.ttlMs > 0 && age < this.#options.ttlMs + (this.#options.staleMs ?? 0)) {
         this.refresh();
         return { ...current, cache: 'stale' };
       }

@@ -258,6 +258,14 @@ describe('RoundCache', () => {
     await expect(Promise.all([first, second])).resolves.toEqual([undefined, undefined]);
   });
 
+  it('never answers stale when the TTL is 0, whatever the stale window', async () => {
+    const { state, load, loaded } = harness({ ttlMs: 0, staleMs: 2000 });
+    await loaded('a');
+    state.t = 1;
+    expect((await loaded('b')).cache).toBe('miss');
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
   it('loads on every sequential get when the TTL is 0', async () => {
     const { load, loaded } = harness({ ttlMs: 0 });
     const outcomes = [(await loaded('a')).cache, (await loaded('b')).cache, (await loaded('c')).cache];
