@@ -41,11 +41,13 @@ export function rootSite(deps: RouteDeps): RouteSite {
   return { prefix: '', depsOf: () => deps };
 }
 
-function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, fresh: boolean): void {
+function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, wanted: RoundWanted): void {
+  const { fresh } = wanted;
   deps.metrics.countRequest(route, read.cache);
   const { cacheTtlMs, timeoutMs } = deps.config;
-  // TTL 0 (every request its own round) never answers stale: no stale-while-revalidate to announce.
-  const staleMs = cacheTtlMs > 0 ? timeoutMs : 0;
+  // TTL 0 (every request its own round) and routes that refuse stale answers (/disruption) announce no
+  // stale-while-revalidate: a cache in front must not serve them stale either.
+  const staleMs = cacheTtlMs > 0 && wanted.stale ? timeoutMs : 0;
   setRoundHeaders(reply, read, cacheControl(cacheTtlMs, staleMs, credentialOf(request) !== 'none'), now, fresh, cacheTtlMs);
 }
 
@@ -70,7 +72,7 @@ export async function readSnapshot(
 ): Promise<CacheRead<Snapshot>> {
   const { fresh } = wanted;
   const read = await deps.cache.get({ fresh, stale: wanted.stale });
-  roundHeaders(deps, route, request, reply, read, deps.now(), fresh);
+  roundHeaders(deps, route, request, reply, read, deps.now(), wanted);
   return read;
 }
 
@@ -96,7 +98,7 @@ export function answerFromRound(
     const now = deps.now();
     if (current !== null && now - current.completedAt < deps.config.cacheTtlMs) {
       const read: CacheRead<Snapshot> = { value: current.value, completedAt: current.completedAt, cache: 'hit' };
-      roundHeaders(deps, route, request, reply, read, now, false);
+      roundHeaders(deps, route, request, reply, read, now, wanted);
       answer(read);
       return undefined;
     }

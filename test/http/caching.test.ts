@@ -82,6 +82,8 @@ describe('Cache-Control and Age', () => {
     clock += 5500;
     const res = await request('/disruption');
     expect(res.headers['cache-status']).toBe('etcd-probe; fwd=miss');
+    // Nor lets a cache in front serve it stale: no stale-while-revalidate.
+    expect(res.headers['cache-control']).toBe('max-age=5');
     expect(res.headers.age).toBe('0');
     expect(checkResponse('GET', '/disruption', res)).toEqual([]);
   });
