@@ -47,6 +47,7 @@ const ETCD_VERSION_NEUTRAL = [
   'netns-fixture',
   'overload',
   'prometheus-alerts',
+  'readme-start',
   'resource-leaks',
   'secret-kubeconfig',
   'secret-leaks',

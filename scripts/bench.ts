@@ -7,6 +7,7 @@ import { freePorts } from '../test/fixtures/free-port.ts';
 import { pollingRpcRate, throughputAndMemory } from './bench/cached-sections.ts';
 import { coldRatios, hungMember, roundsMemory } from './bench/cold-sections.ts';
 import { HEALTHZ, serviceEnv, type BenchContext } from './bench/context.ts';
+import { hungPoll } from './bench/hung-poll.ts';
 import { closeTimedConnections } from './bench/load.ts';
 import { RawEtcd } from './bench/raw-etcd.ts';
 import { environment, metric, table, writeResults, type Metric } from './bench/report.ts';
@@ -17,10 +18,10 @@ import { startFlags } from './start-flags.ts';
 // Measures etcd-probe against real TLS clusters and prints ratios measured in the same run (not a timed
 // test). The service instances and the bare comparison server run as child processes so that
 // autocannon, in this process, never shares an event loop with a server it measures.
-// `npm run bench -- --only=cached,cold` runs some sections only (cached, poll, cold, rounds, hung).
+// `npm run bench -- --only=cached,cold` runs some sections only (cached, poll, cold, rounds, hung, hung-poll).
 
 const RESULTS = fileURLToPath(new URL('../bench/results.json', import.meta.url));
-const SECTIONS = ['cached', 'poll', 'cold', 'rounds', 'hung'] as const;
+const SECTIONS = ['cached', 'poll', 'cold', 'rounds', 'hung', 'hung-poll'] as const;
 
 let cluster: EtcdCluster | null = null;
 const servers: ServerChild[] = [];
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
   if (sections.has('cold')) metrics.push(...(await coldRatios(context)));
   if (sections.has('rounds')) metrics.push(...(await roundsMemory(context)));
   if (sections.has('hung')) metrics.push(...(await hungMember(context)));
+  if (sections.has('hung-poll')) metrics.push(...(await hungPoll(context)));
   raw.close();
 
   writeResults(RESULTS, environment(etcd, date), { ...SETTINGS, sections: [...sections] }, metrics);

@@ -20,6 +20,7 @@ import { serviceProbeRoutes } from './http/routes/service-probes.ts';
 import { statusPageRoutes } from './http/routes/status-page.ts';
 import type { ProbeMetrics } from './metrics/probe-metrics.ts';
 import type { Prober } from './probe/prober.ts';
+import { RoundCadence } from './probe/round-cadence.ts';
 import { RoundCache } from './probe/round-cache.ts';
 import type { Snapshot } from './probe/snapshot.ts';
 import type { LoadedTls, TlsFiles, TlsMaterial } from './tls/tls-files.ts';
@@ -83,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const cache = new RoundCache<Snapshot>({
     load: () => runtime.round(),
     ttlMs: config.cacheTtlMs,
+    // A round with a hung member lasts the call timeout: answers stay at most TTL + timeout old meanwhile.
+    staleMs: config.timeoutMs,
     minForcedIntervalMs: MIN_FORCED_INTERVAL_MS,
     now,
   });
@@ -110,7 +113,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   serviceProbeRoutes(server, deps);
   statusPageRoutes(server, site);
   openapiRoute(server);
+  // Rounds run every TTL once the server listens, whoever polls (history sees each); an app only
+  // injected into (tests) runs them on demand.
+  const cadence = new RoundCadence({ cache, ttlMs: config.cacheTtlMs, now });
+  server.addHook('onListen', (done) => {
+    cadence.start();
+    done();
+  });
   server.addHook('onClose', async () => {
+    cadence.stop();
     listener.stopReloading();
     lifecycle.beginShutdown();
     await cache.settle();

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 /** What one autocannon run measured. */
@@ -56,14 +56,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 // less per request than fetch here, time that is the client's, not the service's.
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One GET, its status, body and milliseconds until the whole body was read. */
-function get(url: string, timeoutMs: number): Promise<{ ms: number; status: number; text: string }> {
+/** One GET, its status, headers, body and milliseconds until the whole body was read. */
+function get(url: string, timeoutMs: number): Promise<{ ms: number; status: number; text: string; headers: IncomingHttpHeaders }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(url, { agent, timeout: timeoutMs }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ ms: performance.now() - started, status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ ms: performance.now() - started, status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: response.headers }),
+      );
       response.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${url}: no answer within ${timeoutMs} ms`)));
@@ -90,6 +92,12 @@ export async function timedGetJson(url: string, timeoutMs = 10_000): Promise<{ m
 export async function timedGetAnyStatus(url: string, timeoutMs = 10_000): Promise<{ ms: number; status: number }> {
   const { ms, status } = await get(url, timeoutMs);
   return { ms, status };
+}
+
+/** Times one GET like timedGetAnyStatus, and keeps the response headers (Age, Cache-Status). */
+export async function timedGetHeaders(url: string, timeoutMs = 10_000): Promise<{ ms: number; status: number; headers: IncomingHttpHeaders }> {
+  const { ms, status, headers } = await get(url, timeoutMs);
+  return { ms, status, headers };
 }
 
 /** Closes the kept-alive connections of the timed requests (at the end of a run). */

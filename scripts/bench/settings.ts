@@ -17,6 +17,11 @@ export const SETTINGS = {
   /** Slack over the timeout that a request with one hung member may take. */
   hungSlackMs: 100,
   hungSamples: 5,
+  /** The hung-poll section: one GET every this many ms, for this many TTLs of the cached instance. */
+  hungPollEveryMs: 100,
+  hungPollTtls: 4,
+  /** Target of the hung-poll section: a poll never waits on the hung member's round. */
+  hungPollP99MaxMs: 100,
   coldWarmupSamples: 10,
   coldSamples: 60,
   /** Cluster sizes the cold ratio is measured at (3 is the main cluster). */

@@ -1,5 +1,5 @@
 # The npm scripts that must work on a fresh machine go through here: package.json's
-#   "test": "exec sh scripts/setup/run.sh test"   (and demo, bench)
+#   "test": "exec sh scripts/setup/run.sh test"   (and demo, bench, start)
 # First whatever is missing is brought (scripts/setup/bootstrap.sh), then the command itself runs with
 # Node 24 on PATH. The `exec`s matter: npm forwards SIGINT and SIGTERM only to its own child, and dash does
 # not exec a `sh -c` command by itself, so without them the signal would stop at a shell.
@@ -26,8 +26,16 @@ case $command in
     node_modules/.bin/tsc -p tsconfig.build.json || exit 1
     exec node --experimental-strip-types --no-warnings=ExperimentalWarning "scripts/$command.ts" "$@"
     ;;
+  start)
+    # The service against your own cluster: Node and node_modules only (no system packages), built, then
+    # exec'd so that signals reach it. These flags are the service's everywhere (scripts/start-flags.ts
+    # reads them from the next line: the demo, the bench and the image run it with the same).
+    { setup_node && setup_node_modules; } || exit 1
+    node_modules/.bin/tsc -p tsconfig.build.json || exit 1
+    exec node --max-semi-space-size=4 --max-old-space-size=128 dist/main.js "$@"
+    ;;
   *)
-    echo "usage: sh scripts/setup/run.sh test|demo|bench [arguments]" >&2
+    echo "usage: sh scripts/setup/run.sh test|demo|bench|start [arguments]" >&2
     exit 64
     ;;
 esac

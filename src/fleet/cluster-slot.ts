@@ -108,6 +108,7 @@ export class ClusterSlot {
         }, { tenant, urgent: () => this.#demandAt >= since - URGENT_WITHIN_MS });
       },
       ttlMs: entry.config.cacheTtlMs,
+      staleMs: entry.config.timeoutMs,
       minForcedIntervalMs: options.minForcedIntervalMs,
       now: options.now,
     });

@@ -31,7 +31,7 @@ function depsOfSlot(slot: ClusterSlot, shared: FleetShared, heldOnly: boolean): 
   return {
     cache: slot.cache,
     metrics: slot.metrics,
-    config: { policy: config.policy, cacheTtlMs: config.cacheTtlMs, quotaBytes: config.quotaBytes },
+    config: { policy: config.policy, cacheTtlMs: config.cacheTtlMs, timeoutMs: config.timeoutMs, quotaBytes: config.quotaBytes },
     now: shared.now,
     lifecycle: shared.lifecycle,
     auth: shared.auth,

@@ -15,7 +15,7 @@ import { credentialOf } from './response-headers.ts';
 export interface RouteDeps {
   readonly cache: RoundCache<Snapshot>;
   readonly metrics: ProbeMetrics;
-  readonly config: Pick<Config, 'policy' | 'cacheTtlMs' | 'quotaBytes'>;
+  readonly config: Pick<Config, 'policy' | 'cacheTtlMs' | 'timeoutMs' | 'quotaBytes'>;
   /** Epoch milliseconds. */
   readonly now: () => number;
   readonly lifecycle: Lifecycle;
@@ -59,19 +59,38 @@ function heldRound(deps: RouteDeps): CacheRead<Snapshot> {
   return { value: held.value, completedAt: held.completedAt, cache: 'hit' };
 }
 
-function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, fresh: boolean): void {
+function roundHeaders(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, read: CacheRead<Snapshot>, now: number, wanted: RoundWanted): void {
+  const { fresh } = wanted;
   deps.metrics.countRequest(route, read.cache);
-  setRoundHeaders(reply, read, cacheControl(deps.config.cacheTtlMs, credentialOf(request) !== 'none'), now, fresh);
+  const { cacheTtlMs, timeoutMs } = deps.config;
+  // TTL 0 (every request its own round) and routes that refuse stale answers (/disruption) announce no
+  // stale-while-revalidate: a cache in front must not serve them stale either.
+  const staleMs = cacheTtlMs > 0 && wanted.stale ? timeoutMs : 0;
+  setRoundHeaders(reply, read, cacheControl(cacheTtlMs, staleMs, credentialOf(request) !== 'none'), now, fresh, cacheTtlMs);
+}
+
+/** Which round a route accepts: `fresh` a new one (`?fresh=true`); `stale` false: none past its TTL (/disruption). */
+export interface RoundWanted {
+  readonly fresh: boolean;
+  readonly stale: boolean;
 }
 
 /**
  * Reads the shared snapshot for a route: counts how the cache served it (under `route`) and sets
  * Cache-Control (`private` when the request was let in by a credential, which the guards decide before
- * any handler), Age and Cache-Status.
+ * any handler), Age and Cache-Status. Past the TTL it answers from the latest round while the next runs
+ * (at most TTL + timeout old), unless the route asks for no stale answer.
  */
-export async function readSnapshot(deps: RouteDeps, route: string, request: FastifyRequest, reply: FastifyReply, fresh = false): Promise<CacheRead<Snapshot>> {
-  const read = deps.heldOnly ? heldRound(deps) : await deps.cache.get({ fresh });
-  roundHeaders(deps, route, request, reply, read, deps.now(), fresh);
+export async function readSnapshot(
+  deps: RouteDeps,
+  route: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  wanted: RoundWanted = { fresh: false, stale: true },
+): Promise<CacheRead<Snapshot>> {
+  const { fresh } = wanted;
+  const read = deps.heldOnly ? heldRound(deps) : await deps.cache.get({ fresh, stale: wanted.stale });
+  roundHeaders(deps, route, request, reply, read, deps.now(), wanted);
   return read;
 }
 
@@ -88,24 +107,25 @@ export function answerFromRound(
   route: string,
   request: FastifyRequest,
   reply: FastifyReply,
-  fresh: boolean,
+  wanted: RoundWanted,
   answer: (read: CacheRead<Snapshot>) => void,
 ): Promise<void> | undefined {
   if (deps.heldOnly) {
     const read = heldRound(deps);
-    roundHeaders(deps, route, request, reply, read, deps.now(), false);
+    roundHeaders(deps, route, request, reply, read, deps.now(), { fresh: false, stale: true });
     answer(read);
     return undefined;
   }
+  const { fresh } = wanted;
   if (!fresh) {
     const current = deps.cache.peek();
     const now = deps.now();
     if (current !== null && now - current.completedAt < deps.config.cacheTtlMs) {
       const read: CacheRead<Snapshot> = { value: current.value, completedAt: current.completedAt, cache: 'hit' };
-      roundHeaders(deps, route, request, reply, read, now, false);
+      roundHeaders(deps, route, request, reply, read, now, wanted);
       answer(read);
       return undefined;
     }
   }
-  return readSnapshot(deps, route, request, reply, fresh).then(answer);
+  return readSnapshot(deps, route, request, reply, wanted).then(answer);
 }

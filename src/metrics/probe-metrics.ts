@@ -135,7 +135,7 @@ export class ProbeMetrics {
   countRequest(route: string, cache: CacheOutcome): void {
     let counts = this.#pendingRequests.get(route);
     if (!counts) {
-      counts = { hit: 0, miss: 0, coalesced: 0 };
+      counts = { hit: 0, stale: 0, miss: 0, coalesced: 0 };
       this.#pendingRequests.set(route, counts);
     }
     counts[cache] += 1;
@@ -143,7 +143,7 @@ export class ProbeMetrics {
 
   #flushRequests(): void {
     for (const [route, counts] of this.#pendingRequests) {
-      for (const cache of ['hit', 'miss', 'coalesced'] as const) {
+      for (const cache of ['hit', 'stale', 'miss', 'coalesced'] as const) {
         // A series appears once it has been counted, as it did when prom-client counted each request.
         if (counts[cache] > 0) this.#requests.inc({ route, cache }, counts[cache]);
         counts[cache] = 0;

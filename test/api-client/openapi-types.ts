@@ -1096,13 +1096,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description `max-age=<cache TTL in whole seconds>`, counted from when the round finished (see Age); `private, ` first when given for a credential. */
+        /** @description `max-age=<cache TTL in whole seconds>`, counted from when the round finished (see Age), then `stale-while-revalidate=<etcd call timeout in whole seconds, rounded up>`: how long past max-age the service answers from the latest round while the next one runs; `private, ` first when given for a credential. */
         CacheControl: string;
         /** @description Whole seconds since the round finished (rounded down). */
         Age: string;
         /** @description A strong entity tag of exactly these bytes (a digest of status, content type and body). */
         ETag: string;
-        /** @description RFC 9211: `etcd-probe; hit` (the round had finished), `etcd-probe; fwd=miss` (this request started it), `fwd=request` instead under `?fresh`, `; collapsed` when it joined a round in flight. */
+        /** @description RFC 9211: `etcd-probe; hit` (the round had finished), `etcd-probe; fwd=miss` (this request started it), `fwd=request` instead under `?fresh`, `; collapsed` when it joined a round in flight; `etcd-probe; hit; ttl=<negative seconds>; detail=stale-while-revalidate` when it was answered from the latest round past its TTL while the next one runs. */
         CacheStatus: string;
         /** @description The answer depends on Accept, and with a token file set on Authorization too. */
         VaryAccept: "Accept" | "Accept, Authorization";

@@ -41,25 +41,51 @@ describe('Cache-Control and Age', () => {
   it('say the same thing: max-age is the whole TTL, Age the seconds since the round finished', async () => {
     await build();
     const first = await request('/healthz/etcd');
-    expect(first.headers['cache-control']).toBe('max-age=5');
+    expect(first.headers['cache-control']).toBe('max-age=5, stale-while-revalidate=2');
     expect(first.headers.age).toBe('0');
     expect(first.headers['cache-status']).toBe('etcd-probe; fwd=miss');
 
     clock += 2150;
     const later = await request('/healthz/etcd');
     // RFC 9111 4.2: fresh while Age < max-age, so 5 - 2 = 3 s more, as the service's own cache keeps it.
-    expect(later.headers['cache-control']).toBe('max-age=5');
+    expect(later.headers['cache-control']).toBe('max-age=5, stale-while-revalidate=2');
     expect(later.headers.age).toBe('2');
     expect(later.headers['cache-status']).toBe('etcd-probe; hit');
     expect(later.text).toBe(first.text);
     expect(later.headers.etag).toBe(first.headers.etag);
     expect(checkResponse('GET', '/healthz/etcd', later)).toEqual([]);
 
+    // Past the TTL (5 s) but within TTL + timeout (2 s): answered at once from the same round, marked
+    // stale, while the next round runs behind it.
     clock += 2900;
+    const stale = await request('/healthz/etcd');
+    expect(stale.headers.age).toBe('5');
+    expect(stale.headers['cache-status']).toBe('etcd-probe; hit; ttl=-1; detail=stale-while-revalidate');
+    expect(stale.text).toBe(first.text);
+    expect(checkResponse('GET', '/healthz/etcd', stale)).toEqual([]);
+    await (app as App).cache.settle();
     const next = await request('/healthz/etcd');
     expect(next.headers.age).toBe('0');
-    expect(next.headers['cache-status']).toBe('etcd-probe; fwd=miss');
+    expect(next.headers['cache-status']).toBe('etcd-probe; hit');
     expect(next.body.checkedAt).toBe(new Date(T0 + 5050).toISOString());
+
+    // Older than TTL + timeout: never answered, the request waits for a new round.
+    clock += 7000;
+    const waited = await request('/healthz/etcd');
+    expect(waited.headers['cache-status']).toBe('etcd-probe; fwd=miss');
+    expect(waited.body.checkedAt).toBe(new Date(T0 + 12_050).toISOString());
+  });
+
+  it('never answers /disruption from a round past its TTL: it waits for the next', async () => {
+    await build();
+    await request('/healthz/etcd');
+    clock += 5500;
+    const res = await request('/disruption');
+    expect(res.headers['cache-status']).toBe('etcd-probe; fwd=miss');
+    // Nor lets a cache in front serve it stale: no stale-while-revalidate.
+    expect(res.headers['cache-control']).toBe('max-age=5');
+    expect(res.headers.age).toBe('0');
+    expect(checkResponse('GET', '/disruption', res)).toEqual([]);
   });
 
   it('marks a forced round (?fresh) as fwd=request', async () => {
@@ -129,7 +155,7 @@ describe('ETag and If-None-Match', () => {
       expect((await request(url, { 'if-none-match': '"other"' })).status).toBe(200);
     }
     const cached = await request('/healthz/etcd', { 'if-none-match': await etagOf('/healthz/etcd') });
-    expect(cached.headers['cache-control']).toBe('max-age=5');
+    expect(cached.headers['cache-control']).toBe('max-age=5, stale-while-revalidate=2');
     expect(cached.headers.age).toBe('3');
   });
 
@@ -151,13 +177,13 @@ describe('ETag and If-None-Match', () => {
     const { source } = await build();
     const json = await etagOf('/healthz/etcd');
     const text = await etagOf('/healthz/etcd', { accept: 'text/plain' });
-    clock += 6000;
+    clock += 8000;
     // A new round of the same cluster: the JSON names its round (checkedAt), the text lines do not.
     expect(await etagOf('/healthz/etcd')).not.toBe(json);
     expect((await request('/healthz/etcd', { accept: 'text/plain', 'if-none-match': text })).status).toBe(304);
 
     source.set(round(three({ c: { state: 'unreachable' } })).endpoints);
-    clock += 6000;
+    clock += 8000;
     const degraded = await request('/healthz/etcd', { accept: 'text/plain', 'if-none-match': text });
     expect(degraded.status).toBe(200);
     expect(degraded.text).toContain('[-]member m-c failed');

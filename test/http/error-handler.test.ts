@@ -65,7 +65,7 @@ describe('the envelope of each error status', () => {
     const member = await request('/members/nobody');
     expect(member).toMatchObject({ status: 404, body: { error: 'MEMBER_NOT_FOUND', message: 'no member has that ID or name; members: m-a (a), m-b (b), m-c (c)' } });
     // An answer of the round: cached like it, not no-store.
-    expect(member.headers['cache-control']).toBe('max-age=5');
+    expect(member.headers['cache-control']).toBe('max-age=5, stale-while-revalidate=2');
     expect(checkResponse('GET', '/members/{idOrName}', member)).toEqual([]);
     expect(checkResponse('GET', '/disruption/{member}', await request('/disruption/nobody'))).toEqual([]);
     expect(checkResponse('GET', '/history', await request('/history?member=nobody'))).toEqual([]);

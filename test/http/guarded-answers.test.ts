@@ -90,7 +90,7 @@ describe('/healthz/etcd with a token set', () => {
       expect(checkResponse('GET', '/healthz/etcd', plain)).toEqual([]);
       for (const d of DETAILS) expect(plain.text).not.toContain(d);
       expect(plain.headers.vary).toBe('Accept, Authorization');
-      expect(plain.headers['cache-control']).toMatch(/^max-age=\d+$/);
+      expect(plain.headers['cache-control']).toMatch(/^max-age=\d+, stale-while-revalidate=\d+$/);
     }
     const strict = await inject('/healthz/etcd?policy=strict');
     expect(strict.status).toBe(503);
@@ -116,7 +116,7 @@ describe('/healthz/etcd with a token set', () => {
     expect(full.body.clusterId).toBe(CLUSTER);
     expect(full.body.reasons[0].member.name).toBe('m-c');
     expect(checkResponse('GET', '/healthz/etcd', full)).toEqual([]);
-    expect(full.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+    expect(full.headers['cache-control']).toMatch(/^private, max-age=\d+, stale-while-revalidate=\d+$/);
     expect(full.headers.vary).toBe('Accept, Authorization');
     // The full answer and the summary are different bytes, so different ETags: a cache keeps them apart.
     expect(full.headers.etag).not.toBe((await inject('/healthz/etcd')).headers.etag);
@@ -132,7 +132,7 @@ describe('/healthz/etcd with a token set', () => {
     expect(open.status).toBe(200);
     expect(open.text).toContain('m-c');
     expect(open.headers.vary).toBe('Accept');
-    expect(open.headers['cache-control']).toMatch(/^max-age=\d+$/);
+    expect(open.headers['cache-control']).toMatch(/^max-age=\d+, stale-while-revalidate=\d+$/);
   });
 });
 
@@ -143,7 +143,7 @@ describe('headers', () => {
       const res = await inject(url, bearer);
       expect(res.status, url).toBe(200);
       // /metrics is never stored at all; the others are a round's answer, for this credential only.
-      expect(res.headers['cache-control'], url).toMatch(url === '/metrics' ? /^no-store$/ : /^private, max-age=\d+$/);
+      expect(res.headers['cache-control'], url).toMatch(url === '/metrics' ? /^no-store$/ : /^private, max-age=\d+, stale-while-revalidate=\d+$/);
       expect(res.headers.vary, url).toBe('Authorization');
       expect((await inject(url)).headers['cache-control'], url).toBe('no-store');
     }

@@ -123,7 +123,7 @@ describe('HTTPS on the listener', () => {
       expect(checkResponse('GET', '/healthz/etcd', ok)).toEqual([]);
       expect(ok.peer.subject.CN).toBe('listener');
       expect(ok.headers['strict-transport-security']).toBe('max-age=31536000');
-      expect(ok.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+      expect(ok.headers['cache-control']).toMatch(/^private, max-age=\d+, stale-while-revalidate=\d+$/);
 
       // The kubelet's httpGet probes present no certificate: they are answered.
       for (const route of ['/livez', '/readyz']) {

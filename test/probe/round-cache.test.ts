@@ -18,7 +18,7 @@ function deferred<T>(): Deferred<T> {
 }
 
 /** A cache over a clock `t` that the test moves, and a load whose rounds the test finishes one by one. */
-function harness(options: { ttlMs?: number; minForcedIntervalMs?: number } = {}) {
+function harness(options: { ttlMs?: number; minForcedIntervalMs?: number; staleMs?: number } = {}) {
   const state = { t: 0 };
   const rounds: Deferred<string>[] = [];
   const load = vi.fn(() => {
@@ -30,6 +30,7 @@ function harness(options: { ttlMs?: number; minForcedIntervalMs?: number } = {})
     load,
     ttlMs: options.ttlMs ?? 5000,
     minForcedIntervalMs: options.minForcedIntervalMs ?? 1000,
+    staleMs: options.staleMs ?? 0,
     now: () => state.t,
   });
   /** Finishes the latest round with value and lets its waiters run. */
@@ -198,6 +199,71 @@ describe('RoundCache', () => {
     read.catch(() => undefined);
     rounds.at(-1)?.reject(new Error('down'));
     await expect(cache.settle()).resolves.toBeUndefined();
+  });
+
+  it('answers past the TTL from the latest round while the next runs, within the stale window', async () => {
+    const { state, cache, load, finish, loaded } = harness({ ttlMs: 5000, staleMs: 2000 });
+    await loaded('round 1');
+    state.t = 5000;
+    // Answered at once (no await on the load), and the next round started behind it.
+    expect(await cache.get()).toEqual({ value: 'round 1', completedAt: 0, cache: 'stale' });
+    expect(load).toHaveBeenCalledTimes(2);
+    state.t = 6999;
+    expect(await cache.get()).toEqual({ value: 'round 1', completedAt: 0, cache: 'stale' });
+    expect(load).toHaveBeenCalledTimes(2);
+    await finish('round 2');
+    expect(await cache.get()).toEqual({ value: 'round 2', completedAt: 6999, cache: 'hit' });
+  });
+
+  it('waits once the latest round is older than TTL + stale window', async () => {
+    const { state, cache, load, finish, loaded } = harness({ ttlMs: 5000, staleMs: 2000 });
+    await loaded('round 1');
+    state.t = 7000;
+    const read = cache.get();
+    await finish('round 2');
+    expect(await read).toEqual({ value: 'round 2', completedAt: 7000, cache: 'miss' });
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('makes fresh and stale: false reads wait for the round in flight rather than answer stale', async () => {
+    const { state, cache, finish, loaded } = harness({ ttlMs: 5000, staleMs: 2000 });
+    await loaded('round 1');
+    state.t = 5500;
+    const strict = cache.get({ stale: false });
+    const forced = cache.get({ fresh: true });
+    expect((await cache.get()).cache).toBe('stale');
+    await finish('round 2');
+    expect(await strict).toEqual({ value: 'round 2', completedAt: 5500, cache: 'miss' });
+    expect(await forced).toEqual({ value: 'round 2', completedAt: 5500, cache: 'coalesced' });
+  });
+
+  it('keeps answering stale after a failed background round, then waits past the window', async () => {
+    const { state, cache, load, rounds, loaded } = harness({ ttlMs: 5000, staleMs: 2000 });
+    await loaded('round 1');
+    state.t = 5000;
+    expect((await cache.get()).cache).toBe('stale');
+    rounds.at(-1)?.reject(new Error('down'));
+    await cache.settle();
+    state.t = 6000;
+    expect((await cache.get()).cache).toBe('stale');
+    expect(load).toHaveBeenCalledTimes(3);
+  });
+
+  it('lets refresh start one round, join the one in flight, and never reject', async () => {
+    const { cache, load, rounds } = harness();
+    const first = cache.refresh();
+    const second = cache.refresh();
+    expect(load).toHaveBeenCalledTimes(1);
+    rounds.at(-1)?.reject(new Error('down'));
+    await expect(Promise.all([first, second])).resolves.toEqual([undefined, undefined]);
+  });
+
+  it('never answers stale when the TTL is 0, whatever the stale window', async () => {
+    const { state, load, loaded } = harness({ ttlMs: 0, staleMs: 2000 });
+    await loaded('a');
+    state.t = 1;
+    expect((await loaded('b')).cache).toBe('miss');
+    expect(load).toHaveBeenCalledTimes(2);
   });
 
   it('loads on every sequential get when the TTL is 0', async () => {

@@ -13,7 +13,7 @@ export function alarmsRoute(app: FastifyInstance, site: RouteSite): void {
   app.get(`${site.prefix}/alarms`, (request, reply) => {
     const deps = site.depsOf(request);
     const query = parseQuery(QUERY, request.query);
-    return answerFromRound(deps, '/alarms', request, reply, query.fresh === true, (read) => {
+    return answerFromRound(deps, '/alarms', request, reply, { fresh: query.fresh === true, stale: true }, (read) => {
       const snapshot = read.value;
       const { view } = snapshot;
       if (view.alarmSource === null) {

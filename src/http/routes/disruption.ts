@@ -24,12 +24,16 @@ function budgetRepresentation(snapshot: Snapshot, thresholds: Thresholds): Repre
   });
 }
 
-/** GET /disruption and GET /disruption/{member}?action=stop|remove: may a member go down (or leave) now? */
+/**
+ * GET /disruption and GET /disruption/{member}?action=stop|remove: may a member go down (or leave) now?
+ * A yes permits stopping a member, so these never answer from a round past its TTL: where the verdict
+ * routes answer stale while the next round runs, these wait for it (up to the etcd call timeout).
+ */
 export function disruptionRoutes(app: FastifyInstance, site: RouteSite): void {
   app.get(`${site.prefix}/disruption`, (request, reply) => {
     const deps = site.depsOf(request);
     parseQuery(BUDGET_QUERY, request.query);
-    return answerFromRound(deps, '/disruption', request, reply, false, (read) => {
+    return answerFromRound(deps, '/disruption', request, reply, { fresh: false, stale: false }, (read) => {
       sendRepresentation(request, reply, budgetRepresentation(read.value, deps.thresholds));
     });
   });
@@ -37,7 +41,7 @@ export function disruptionRoutes(app: FastifyInstance, site: RouteSite): void {
   app.get<{ Params: { member: string } }>(`${site.prefix}/disruption/:member`, (request, reply) => {
     const deps = site.depsOf(request);
     const action = parseQuery(MEMBER_QUERY, request.query).action ?? 'stop';
-    return answerFromRound(deps, '/disruption/{member}', request, reply, false, (read) => {
+    return answerFromRound(deps, '/disruption/{member}', request, reply, { fresh: false, stale: false }, (read) => {
       const snapshot = read.value;
       const { view, verdict } = snapshot;
       const member = findMember(view.members.filter((m) => m.listed), request.params.member);

@@ -59,7 +59,7 @@ export function healthzRoute(app: FastifyInstance, site: RouteSite): void {
     }
     reply.header('vary', deps.auth ? 'Accept, Authorization' : 'Accept');
     const text = query.verbose === true || prefersText(request.headers.accept);
-    return answerFromRound(deps, '/healthz/etcd', request, reply, query.fresh === true, (read) => {
+    return answerFromRound(deps, '/healthz/etcd', request, reply, { fresh: query.fresh === true, stale: true }, (read) => {
       sendRepresentation(request, reply, healthzRepresentation(read.value, policy, text, audience));
     });
   });

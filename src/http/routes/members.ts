@@ -26,7 +26,7 @@ export function membersRoutes(app: FastifyInstance, site: RouteSite): void {
   app.get(`${site.prefix}/members`, (request, reply) => {
     const deps = site.depsOf(request);
     const query = parseQuery(MEMBERS_QUERY, request.query);
-    return answerFromRound(deps, '/members', request, reply, query.fresh === true, (read) => {
+    return answerFromRound(deps, '/members', request, reply, { fresh: query.fresh === true, stale: true }, (read) => {
       sendRepresentation(request, reply, membersRepresentation(read.value));
     });
   });
@@ -34,7 +34,7 @@ export function membersRoutes(app: FastifyInstance, site: RouteSite): void {
   app.get<{ Params: { idOrName: string } }>(`${site.prefix}/members/:idOrName`, (request, reply) => {
     const deps = site.depsOf(request);
     const query = parseQuery(MEMBER_QUERY, request.query);
-    return answerFromRound(deps, '/members/{idOrName}', request, reply, query.fresh === true, (read) => {
+    return answerFromRound(deps, '/members/{idOrName}', request, reply, { fresh: query.fresh === true, stale: true }, (read) => {
       const snapshot = read.value;
       const { members } = snapshot.view;
       const member = findMember(members, request.params.idOrName);

@@ -31,7 +31,7 @@ function build(snapshot: Snapshot, clock = { now: CHECKED_AT }): { app: FastifyI
   const deps: RouteDeps = {
     cache,
     metrics,
-    config: { policy: 'quorum', cacheTtlMs: 5000, quotaBytes: QUOTA },
+    config: { policy: 'quorum', cacheTtlMs: 5000, timeoutMs: 2000, quotaBytes: QUOTA },
     now,
     lifecycle: new Lifecycle(),
     auth: null,
@@ -56,7 +56,7 @@ describe('GET / and GET /status/fragment', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toBe(STATUS_PAGE_CSP);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['cache-control']).toBe('max-age=5');
+    expect(res.headers['cache-control']).toBe('max-age=5, stale-while-revalidate=2');
     expect(res.body).toContain('verdict-unhealthy');
     expect(checkResponse('GET', '/', { status: 200, contentType: String(res.headers['content-type']), body: res.body })).toEqual([]);
   });
