@@ -13,6 +13,7 @@ import { alarmsRoute } from './http/routes/alarms.ts';
 import { disruptionRoutes } from './http/routes/disruption.ts';
 import { historyRoute } from './http/routes/history.ts';
 import { healthzRoute } from './http/routes/healthz.ts';
+import { memberHealthzRoute } from './http/routes/member-healthz.ts';
 import { membersRoutes } from './http/routes/members.ts';
 import { metricsRoute } from './http/routes/metrics.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth, history: prober.history, thresholds: runtime.thresholds };
   const site = rootSite(deps);
   healthzRoute(server, site);
+  memberHealthzRoute(server, site);
   membersRoutes(server, site);
   alarmsRoute(server, site);
   historyRoute(server, site);

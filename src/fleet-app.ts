@@ -16,6 +16,7 @@ import { clusterListRoutes } from './http/routes/clusters.ts';
 import { disruptionRoutes } from './http/routes/disruption.ts';
 import { fleetMetricsRoute } from './http/routes/fleet-metrics.ts';
 import { healthzRoute } from './http/routes/healthz.ts';
+import { memberHealthzRoute } from './http/routes/member-healthz.ts';
 import { historyRoute } from './http/routes/history.ts';
 import { membersRoutes } from './http/routes/members.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
@@ -122,6 +123,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   );
   const site = fleetSite(fleet, { now, lifecycle, auth: listener.auth });
   healthzRoute(server, site);
+  memberHealthzRoute(server, site);
   membersRoutes(server, site);
   alarmsRoute(server, site);
   historyRoute(server, site);

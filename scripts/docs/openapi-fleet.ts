@@ -9,7 +9,7 @@ import { parse, stringify } from 'yaml';
 // Run: npm run docs:openapi.
 
 /** The single-cluster paths that fleet mode serves under /clusters/{cluster}. */
-export const CLUSTER_PATHS = ['/healthz/etcd', '/members', '/members/{idOrName}', '/alarms', '/history', '/disruption', '/disruption/{member}', '/', '/status/fragment'];
+export const CLUSTER_PATHS = ['/healthz/etcd', '/healthz/etcd/members/{idOrName}', '/members', '/members/{idOrName}', '/alarms', '/history', '/disruption', '/disruption/{member}', '/', '/status/fragment'];
 
 const BEGIN = /^ {2}# BEGIN fleet cluster paths.*$/m;
 const END = /^ {2}# END fleet cluster paths$/m;
