@@ -8,16 +8,11 @@ import type { DiscoveredSource } from './discovery/discovered-source.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import { installRouteBook } from './http/route-book.ts';
 import { createListener } from './http/listener.ts';
+import { clusterRoutes } from './http/cluster-routes.ts';
 import { rootSite, type RouteDeps } from './http/route-deps.ts';
-import { alarmsRoute } from './http/routes/alarms.ts';
-import { disruptionRoutes } from './http/routes/disruption.ts';
-import { historyRoute } from './http/routes/history.ts';
-import { healthzRoute } from './http/routes/healthz.ts';
-import { membersRoutes } from './http/routes/members.ts';
 import { metricsRoute } from './http/routes/metrics.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
 import { serviceProbeRoutes } from './http/routes/service-probes.ts';
-import { statusPageRoutes } from './http/routes/status-page.ts';
 import type { ProbeMetrics } from './metrics/probe-metrics.ts';
 import type { Prober } from './probe/prober.ts';
 import { RoundCadence } from './probe/round-cadence.ts';
@@ -104,14 +99,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const routes = installRouteBook(server, logger);
   const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth, history: prober.history, thresholds: runtime.thresholds };
   const site = rootSite(deps);
-  healthzRoute(server, site);
-  membersRoutes(server, site);
-  alarmsRoute(server, site);
-  historyRoute(server, site);
-  disruptionRoutes(server, site);
+  clusterRoutes(server, site);
   metricsRoute(server, deps);
   serviceProbeRoutes(server, deps);
-  statusPageRoutes(server, site);
   openapiRoute(server);
   // Rounds run every TTL once the server listens, whoever polls (history sees each); an app only
   // injected into (tests) runs them on demand.

@@ -12,16 +12,12 @@ import { FLEET_PREFIX, fleetSite } from './http/fleet-site.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import { createListener } from './http/listener.ts';
 import { installRouteBook } from './http/route-book.ts';
-import { alarmsRoute } from './http/routes/alarms.ts';
 import { clusterListRoutes } from './http/routes/clusters.ts';
-import { disruptionRoutes } from './http/routes/disruption.ts';
 import { fleetMetricsRoute } from './http/routes/fleet-metrics.ts';
-import { healthzRoute } from './http/routes/healthz.ts';
-import { historyRoute } from './http/routes/history.ts';
-import { membersRoutes } from './http/routes/members.ts';
+import { isClusterRoutePath } from './config/route-paths.ts';
+import { clusterRoutes } from './http/cluster-routes.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
 import { serviceProbeRoutes } from './http/routes/service-probes.ts';
-import { statusPageRoutes } from './http/routes/status-page.ts';
 import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { FleetMetrics } from './metrics/fleet-metrics.ts';
 import type { LoadedTls } from './tls/tls-files.ts';
@@ -58,8 +54,6 @@ export interface FleetApp {
   readonly secure: boolean;
   readonly routes: readonly string[];
 }
-
-const SINGLE_CLUSTER_PATHS = /^\/(healthz\/etcd|members|alarms|history|disruption|status\/fragment)(\/|$)/;
 
 /**
  * Builds fleet mode: many clusters in one process, each with its own round cache, prober and metrics,
@@ -122,15 +116,10 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   });
   const { server } = listener;
   const routes = installRouteBook(server, logger, (path) =>
-    SINGLE_CLUSTER_PATHS.test(path) ? 'this service probes a fleet: every cluster has its routes under /clusters/{cluster}/ (GET /clusters lists them)' : null,
+    isClusterRoutePath(path) ? 'this service probes a fleet: every cluster has its routes under /clusters/{cluster}/ (GET /clusters lists them)' : null,
   );
   const site = fleetSite(fleet, { now, lifecycle, auth: listener.auth, refreshMs: config.fleetRefreshMs });
-  healthzRoute(server, site);
-  membersRoutes(server, site);
-  alarmsRoute(server, site);
-  historyRoute(server, site);
-  disruptionRoutes(server, site);
-  statusPageRoutes(server, site);
+  clusterRoutes(server, site);
   clusterListRoutes(server, {
     fleet,
     shard: config.shard,

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
+import { CLUSTER_ROUTES } from '../../src/config/route-paths.ts';
 
 // Generates openapi.yaml's fleet cluster paths (/clusters/{cluster}/healthz/etcd, ...) from the
 // single-cluster paths they mirror, between the BEGIN and END markers: the same operations with the
@@ -8,8 +9,8 @@ import { parse, stringify } from 'yaml';
 // their own. test/docs/openapi-fleet.test.ts fails when the file and the generator differ.
 // Run: npm run docs:openapi.
 
-/** The single-cluster paths that fleet mode serves under /clusters/{cluster}. */
-export const CLUSTER_PATHS = ['/healthz/etcd', '/members', '/members/{idOrName}', '/alarms', '/history', '/disruption', '/disruption/{member}', '/', '/status/fragment'];
+/** The single-cluster paths that fleet mode serves under /clusters/{cluster}: the service's one list of them. */
+export const CLUSTER_PATHS = CLUSTER_ROUTES;
 
 const BEGIN = /^ {2}# BEGIN fleet cluster paths.*$/m;
 const END = /^ {2}# END fleet cluster paths$/m;

@@ -13,3 +13,19 @@ export const DEFAULT_GUARDED_ROUTES: readonly string[] = ['/members', '/alarms',
 
 /** The kubelet's probes: answered without a client certificate even when mTLS is on. */
 export const SERVICE_PROBE_PATHS: readonly string[] = ['/livez', '/readyz'];
+
+/**
+ * The routes every cluster has, as openapi.yaml writes them: at the root in single-cluster mode, under
+ * /clusters/{cluster} in fleet mode. http/cluster-routes.ts registers them (a test holds both apps' routes to
+ * this list), the fleet's 404 points paths under them to /clusters/{cluster}, and
+ * scripts/docs/openapi-fleet.ts generates the fleet's paths from it.
+ */
+export const CLUSTER_ROUTES: readonly string[] = ['/healthz/etcd', '/healthz/etcd/members/{idOrName}', '/members', '/members/{idOrName}', '/alarms', '/history', '/disruption', '/disruption/{member}', '/', '/status/fragment'];
+
+/** Whether a request path is (under) a cluster route other than `/`: a fleet answers it under /clusters/{cluster}. */
+export function isClusterRoutePath(path: string): boolean {
+  return CLUSTER_ROUTES.some((route) => {
+    const fixed = route.split('/{')[0] as string;
+    return fixed !== '/' && (path === fixed || path.startsWith(`${fixed}/`));
+  });
+}

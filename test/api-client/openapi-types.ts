@@ -33,6 +33,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz/etcd/members/{idOrName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is this member fit to serve clients? 200 or 503, for a load balancer's check per server
+         * @description For load balancers that decide per backend server: HAProxy in front of etcd members (TCP mode), or
+         *     in front of stacked control-plane nodes whose kube-apiserver talks to its local member only. 503
+         *     when the member cannot serve: the cluster has no quorum (every member), the member did not answer,
+         *     is a learner, cannot reach a leader while the others can (cut off from its peers), is far behind
+         *     (`MEMBER_BEHIND`, `RAFT_APPLY_LAG`, `MEMBER_STALLED`) or raised CORRUPT. A leader election
+         *     (`NO_LEADER`) and NOSPACE concern every member alike and take none out under `quorum`. Under `strict`
+         *     a member is also unfit while any degraded or unhealthy reason is about it or about the whole cluster.
+         *     The rules in full: docs/http-api.md.
+         *
+         *     The same query, formats, caching and token rules as `/healthz/etcd`: answered from the latest round,
+         *     a caller without the token (when a token file is set and the route is not guarded) gets `fit`, the
+         *     policy and the reason codes, and a 404 without the list of members.
+         */
+        get: operations["getMemberFitness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/members": {
         parameters: {
             query?: never;
@@ -330,6 +361,26 @@ export interface paths {
          * @description As `GET /healthz/etcd`, for the cluster the path names (fleet mode only).
          */
         get: operations["clusterGetEtcdHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{cluster}/healthz/etcd/members/{idOrName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fleet mode — one cluster: Is this member fit to serve clients? 200 or 503, for a load balancer's check per server
+         * @description As `GET /healthz/etcd/members/{idOrName}`, for the cluster the path names (fleet mode only).
+         */
+        get: operations["clusterGetMemberFitness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -790,6 +841,31 @@ export interface components {
                 severity: components["schemas"]["Reason"]["severity"];
             }[];
         };
+        /** @description Whether one member is fit to serve clients, why, and the reasons of the round that decided it. */
+        MemberFitness: {
+            member: components["schemas"]["MemberRef"];
+            fit: boolean;
+            /** @enum {string} */
+            policy: "quorum" | "strict";
+            /** @description One sentence for people. */
+            why: string;
+            /**
+             * @description The cluster's verdict.
+             * @enum {string}
+             */
+            status: "healthy" | "degraded" | "unhealthy";
+            /** @description The round's reasons about this member, and those about the whole cluster; most severe first. */
+            reasons: components["schemas"]["Reason"][];
+            /** @description When the round finished; how long ago is the Age header. */
+            checkedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description What /healthz/etcd/members/{idOrName} tells a caller without the token when a token file is set. */
+        MemberFitnessSummary: {
+            fit: boolean;
+            /** @enum {string} */
+            policy: "quorum" | "strict";
+            reasons: components["schemas"]["HealthSummary"]["reasons"];
+        };
         /**
          * @description How members were found - static endpoints, a workload cluster's API, or a Cluster API Cluster.
          * @enum {string}
@@ -1176,6 +1252,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"] | components["schemas"]["HealthSummary"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getMemberFitness: {
+        parameters: {
+            query?: {
+                /** @description Overrides `ETCD_PROBE_POLICY` for this request. */
+                policy?: components["parameters"]["policy"];
+                /** @description `true` (or `1`, or no value): skip the cache (still coalesced, at most one forced round per second). */
+                fresh?: components["parameters"]["fresh"];
+                /** @description `true` (or `1`, or no value, as in `?verbose`): answer in Kubernetes-style text lines. */
+                verbose?: components["parameters"]["verbose"];
+            };
+            header?: never;
+            path: {
+                /** @description The member's name (as a load balancer's server is named) or hex ID (at most 256 characters). */
+                idOrName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member is fit to serve clients under the policy. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Age: components["headers"]["Age"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["CacheStatus"];
+                    Vary: components["headers"]["VaryAccept"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberFitness"] | components["schemas"]["MemberFitnessSummary"];
+                    /**
+                     * @example [+]member m1 serves clients
+                     *     status degraded (policy quorum)
+                     *     reason MEMBER_UNREACHABLE (degraded): m3 at https://10.0.0.3:2379: connection refused ...
+                     *     healthz check passed
+                     */
+                    "text/plain": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["MemberNotFound"];
+            414: components["responses"]["UriTooLong"];
+            500: components["responses"]["Internal"];
+            /** @description The member is not fit under the policy (same body as 200); or, as `NO_MEMBER_REACHABLE`, the membership is unknown. */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Age: components["headers"]["Age"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["CacheStatus"];
+                    Vary: components["headers"]["VaryAccept"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberFitness"] | components["schemas"]["MemberFitnessSummary"] | components["schemas"]["Error"];
                     "text/plain": string;
                 };
             };
@@ -1644,6 +1783,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": (components["schemas"]["Health"] | components["schemas"]["HealthSummary"]) | components["schemas"]["Error"];
+                    "text/plain": string | components["schemas"]["ErrorText"];
+                };
+            };
+        };
+    };
+    clusterGetMemberFitness: {
+        parameters: {
+            query?: {
+                /** @description Overrides `ETCD_PROBE_POLICY` for this request. */
+                policy?: components["parameters"]["policy"];
+                /** @description `true` (or `1`, or no value): skip the cache (still coalesced, at most one forced round per second). */
+                fresh?: components["parameters"]["fresh"];
+                /** @description `true` (or `1`, or no value, as in `?verbose`): answer in Kubernetes-style text lines. */
+                verbose?: components["parameters"]["verbose"];
+            };
+            header?: never;
+            path: {
+                /** @description Fleet mode: the cluster's name as `GET /clusters` lists it, URL-encoded (`default/prod` is `default%2Fprod`). */
+                cluster: components["parameters"]["cluster"];
+                /** @description The member's name (as a load balancer's server is named) or hex ID (at most 256 characters). */
+                idOrName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member is fit to serve clients under the policy. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Age: components["headers"]["Age"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["CacheStatus"];
+                    Vary: components["headers"]["VaryAccept"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberFitness"] | components["schemas"]["MemberFitnessSummary"];
+                    /**
+                     * @example [+]member m1 serves clients
+                     *     status degraded (policy quorum)
+                     *     reason MEMBER_UNREACHABLE (degraded): m3 at https://10.0.0.3:2379: connection refused ...
+                     *     healthz check passed
+                     */
+                    "text/plain": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `MEMBER_NOT_FOUND`: no member has that ID or name in this round; the message lists the members. In fleet mode also `CLUSTER_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": components["schemas"]["ErrorText"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            500: components["responses"]["Internal"];
+            /** @description The member is not fit under the policy (same body as 200); or, as `NO_MEMBER_REACHABLE`, the membership is unknown. In fleet mode also `CLUSTER_NOT_PROBED` or `VERDICT_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["MemberFitness"] | components["schemas"]["MemberFitnessSummary"] | components["schemas"]["Error"]) | components["schemas"]["Error"];
                     "text/plain": string | components["schemas"]["ErrorText"];
                 };
             };

@@ -72,6 +72,18 @@ describe('a generated client (openapi-typescript + openapi-fetch), single-cluste
     expect(verbose.data).toMatch(/healthz check passed\n$/);
   });
 
+  it("reads one member's fitness, as a load balancer's check does", async () => {
+    const name = shared.members[0]!.name;
+    const fit = await api.GET('/healthz/etcd/members/{idOrName}', { params: { path: { idOrName: name } } });
+    expect(checkResponse('GET', '/healthz/etcd/members/{idOrName}', seen('/healthz/etcd/members/{idOrName}', fit))).toEqual([]);
+    const body = json(fit.data);
+    if (!('member' in body)) throw new Error('expected the full MemberFitness (no token file is set)');
+    expect([fit.response.status, body.fit, body.member.name, body.policy]).toEqual([200, true, name, 'quorum']);
+    const missing = await api.GET('/healthz/etcd/members/{idOrName}', { params: { path: { idOrName: 'no-such-member' } } });
+    expect(checkResponse('GET', '/healthz/etcd/members/{idOrName}', seen('/healthz/etcd/members/{idOrName}', missing))).toEqual([]);
+    expect(missing.response.status).toBe(404);
+  });
+
   it('lists members and reads one by name and by ID', async () => {
     const list = await api.GET('/members');
     expect(checkResponse('GET', '/members', seen('/members', list))).toEqual([]);
@@ -134,6 +146,9 @@ describe('a generated client, fleet mode from a clusters file', () => {
     expect(checkResponse('GET', '/clusters/{cluster}/healthz/etcd', seen('/clusters/{cluster}/healthz/etcd', health))).toEqual([]);
     expect(json(health.data).status).toBe('healthy');
     const members = await api.GET('/clusters/{cluster}/members', { params: { path: cluster } });
+    const fit = await api.GET('/clusters/{cluster}/healthz/etcd/members/{idOrName}', { params: { path: { ...cluster, idOrName: shared.members[1]!.name }, query: { policy: 'strict' } } });
+    expect(checkResponse('GET', '/clusters/{cluster}/healthz/etcd/members/{idOrName}', seen('/clusters/{cluster}/healthz/etcd/members/{idOrName}', fit))).toEqual([]);
+    expect([fit.response.status, json(fit.data).fit]).toEqual([200, true]);
     expect(checkResponse('GET', '/clusters/{cluster}/members', seen('/clusters/{cluster}/members', members))).toEqual([]);
     const name = members.data?.members[0]?.name ?? '';
     const one = await api.GET('/clusters/{cluster}/members/{idOrName}', { params: { path: { ...cluster, idOrName: name } } });
