@@ -11,7 +11,7 @@ import { clusterEnv, startService, type RunningService } from '../helpers/start-
 // the member, each checked at etcd-probe's GET /healthz/etcd/members/<name> — docs/examples/haproxy.cfg
 // as shipped, with this test's addresses. What HAProxy thinks of each server is sampled every 100 ms on
 // its admin socket, and an etcd client (etcdctl, through HAProxy's frontend) writes and reads all along.
-// Each event: the member concerned goes DOWN within DOWN_BOUND_MS, no other server leaves UP at any
+// Each event: the member concerned goes DOWN within DOWN_BOUND_MS, no other server is taken out at any
 // sample, every etcdctl call that starts after the member is DOWN succeeds, and after recovery every
 // server is UP again within UP_BOUND_MS.
 
@@ -112,7 +112,7 @@ const nameOf = (index: number) => cluster.members[index]!.name;
 
 /**
  * One event on member `index`: `fault` puts it in, `recover` ends it. Asserts the sequence (all UP → only
- * that member DOWN → all UP, no other server ever leaving UP), the bounds, and the client; records figures.
+ * that member DOWN → all UP, no other server ever taken out), the bounds, and the client; records figures.
  */
 async function event(label: string, index: number, fault: () => Promise<void>, recover: () => Promise<void>): Promise<void> {
   const name = nameOf(index);
@@ -133,8 +133,13 @@ async function event(label: string, index: number, fault: () => Promise<void>, r
     }),
   );
   const { samples, result: t } = result;
-  const othersLeft = samples.filter((s) => s.at >= t.ready && s.at <= t.upAt && others.some((o) => s.servers[o] !== 'UP'));
-  expect(othersLeft.map((s) => s.servers), `${label}: a server other than ${name} left UP`).toEqual([]);
+  // Another server is never taken out. A single failed check (`UP 1/2`, still in service with fall 2) is
+  // counted and printed: on 3.4 the cut-off member's return forces an election, in which a round can find
+  // the old leader's read failing while the new leader's passes.
+  const window = samples.filter((s) => s.at >= t.ready && s.at <= t.upAt);
+  const othersOut = window.filter((s) => others.some((o) => s.servers[o] !== 'UP' && s.servers[o] !== 'UP 1/2'));
+  expect(othersOut.map((s) => s.servers), `${label}: a server other than ${name} was taken out`).toEqual([]);
+  const othersWobbled = window.filter((s) => others.some((o) => s.servers[o] === 'UP 1/2')).length;
   const afterDown = calls.filter((c) => c.start >= t.downAt && c.end <= t.clientUntil);
   expect(afterDown.length, `${label}: etcdctl calls while ${name} was out`).toBeGreaterThan(0);
   expect(afterDown.filter((c) => !c.ok).length, `${label}: etcdctl calls that failed after ${name} was out`).toBe(0);
@@ -144,7 +149,8 @@ async function event(label: string, index: number, fault: () => Promise<void>, r
   figures.push(
     `${label} (${name}): DOWN ${((t.downAt - t.faultAt) / 1000).toFixed(1)} s after the fault (bound ${DOWN_BOUND_MS / 1000} s), ` +
       `UP ${((t.upAt - t.recoverAt) / 1000).toFixed(1)} s after the recovery; etcdctl ${afterDown.length}/${afterDown.length} ok while out, ` +
-      `${beforeDown.filter((c) => !c.ok).length} of ${beforeDown.length} failed before HAProxy took it out`,
+      `${beforeDown.filter((c) => !c.ok).length} of ${beforeDown.length} failed before HAProxy took it out; ` +
+      `another server with one failed check in ${othersWobbled} of ${window.length} samples`,
   );
 }
 
