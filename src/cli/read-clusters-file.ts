@@ -29,6 +29,8 @@ const OVERRIDE_KEYS = [
   'flapChangesMax',
   'flapWindowMs',
   'stallRounds',
+  'dataCheckIntervalMs',
+  'dataCheckTimeoutMs',
   'nodeGraceMs',
 ] as const satisfies readonly SettingKey[];
 

@@ -161,6 +161,23 @@ export const PROBE_SETTINGS = {
     help: "rounds over which a member's applied index may stay put while the leader's moves before MEMBER_STALLED (2 to 100)",
     parse: (raw) => parseInteger(raw, 2, 100),
   },
+  dataCheckIntervalMs: {
+    key: 'dataCheckIntervalMs',
+    env: 'ETCD_PROBE_DATA_CHECK_INTERVAL',
+    flag: 'data-check-interval',
+    fallback: null,
+    absent: null,
+    help: "how often members' data are compared (HashKV at one revision), or off (30s to 24h; default 5m, in a fleet off unless set)",
+    parse: (raw) => (raw.trim() === 'off' ? 0 : parseDuration(raw, 30_000, 24 * 3_600_000)),
+  },
+  dataCheckTimeoutMs: {
+    key: 'dataCheckTimeoutMs',
+    env: 'ETCD_PROBE_DATA_CHECK_TIMEOUT',
+    flag: 'data-check-timeout',
+    fallback: '1m',
+    help: "deadline of each member's HashKV in the data comparison (1s to 10m): it reads the whole keyspace",
+    parse: (raw) => parseDuration(raw, 1000, 600_000),
+  },
   logLevel: {
     key: 'logLevel',
     env: 'ETCD_PROBE_LOG_LEVEL',

@@ -87,6 +87,8 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     flapChangesMax: decode('flapChangesMax'),
     flapWindowMs: decode('flapWindowMs'),
     stallRounds: decode('stallRounds'),
+    dataCheckIntervalMs: decode('dataCheckIntervalMs'),
+    dataCheckTimeoutMs: decode('dataCheckTimeoutMs'),
     logLevel: decode('logLevel'),
     kubeconfig: decode('kubeconfig'),
     nodeSelector: decode('nodeSelector'),

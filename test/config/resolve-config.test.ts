@@ -43,6 +43,8 @@ describe('resolveConfig: defaults', () => {
       flapChangesMax: 4,
       flapWindowMs: 600_000,
       stallRounds: 3,
+      dataCheckIntervalMs: null,
+      dataCheckTimeoutMs: 60_000,
       capiSelector: null,
       clustersFile: null,
       shard: { index: 0, count: 1 },
