@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
 import type { Config, InClusterAccess } from './config/config.ts';
-import { buildProbeCore, thresholdsOf } from './core/probe-core.ts';
+import { buildProbeCore, DATA_CHECK_DEFAULT_MS, thresholdsOf } from './core/probe-core.ts';
 import type { DiscoveredSource } from './discovery/discovered-source.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import { installRouteBook } from './http/route-book.ts';
@@ -77,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ? new TlsFileReloader(options.tlsFiles, options.tls, reloadReporter('etcd-client', logger, credentialMetrics, now))
     : fixedTls(options.tls);
   recordExpiry(credentialMetrics, 'etcd-client', options.tls);
-  const core = await buildProbeCore({ ...options, now, etcdTls });
+  const core = await buildProbeCore({ ...options, now, etcdTls, dataCheckDefaultMs: DATA_CHECK_DEFAULT_MS });
   const { prober } = core;
   const logVerdict = createVerdictLogger(logger);
   const cache = new RoundCache<Snapshot>({
