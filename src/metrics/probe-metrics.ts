@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DataCheckMetrics } from './data-check-metrics.ts';
 import { disruptionsAllowed } from '../probe/disruption.ts';
 import { shortName } from '../probe/reason.ts';
 import type { CacheOutcome } from '../probe/round-cache.ts';
@@ -51,6 +52,8 @@ export class ProbeMetrics {
     collect: () => this.#flushRequests(),
   });
 
+  readonly #dataCheck = new DataCheckMetrics(this.registry);
+
   constructor(options: ProbeMetricsOptions) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
     // prom-client's gauges named *_total break the naming convention (promtool check metrics flags them,
@@ -94,6 +97,7 @@ export class ProbeMetrics {
       const member = view.members.find((m) => m.id === a.memberId);
       this.#alarm.set({ member: member ? shortName(member) : a.memberId, alarm: a.alarm }, 1);
     }
+    this.#dataCheck.record(snapshot);
     this.#roundDuration.observe(snapshot.durationMs / 1000);
     this.#rounds.inc({ status: verdict.status });
     for (const o of snapshot.observations.endpoints) {

@@ -28,12 +28,14 @@ const SAME_HINT: Record<string, ReasonCode> = {
   EtcdNoLeader: 'QUORUM_LOST',
   EtcdDatabaseQuotaHigh: 'DB_QUOTA_HIGH',
   EtcdMemberDown: 'MEMBER_UNREACHABLE',
+  EtcdDataDiverged: 'DATA_DIVERGED',
+  EtcdDataNotCompared: 'DATA_NOT_COMPARED',
 };
 
 describe('chart/files/alerts.yaml', () => {
   it('passes promtool check rules', () => {
     const result = promtool(['check', 'rules', RULES]);
-    expect(result.output).toContain('SUCCESS: 7 rules found');
+    expect(result.output).toContain('SUCCESS: 9 rules found');
     expect(result.status).toBe(0);
   });
 
@@ -45,7 +47,7 @@ describe('chart/files/alerts.yaml', () => {
 
   it('has the alerts of issue 5, each with a severity, a summary, a description and a hint', () => {
     expect([...byName.keys()].sort()).toEqual(
-      ['EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeUnhealthy'],
+      ['EtcdDataDiverged', 'EtcdDataNotCompared', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeUnhealthy'],
     );
     for (const r of rules) {
       expect(['critical', 'warning'], r.alert).toContain(r.labels.severity);
