@@ -167,8 +167,8 @@ export const PROBE_SETTINGS = {
     flag: 'data-check-interval',
     fallback: null,
     absent: null,
-    help: "how often members' data are compared (HashKV at one revision), or off (30s to 24h; default 5m, in a fleet off unless set)",
-    parse: (raw) => (raw.trim() === 'off' ? 0 : parseDuration(raw, 30_000, 24 * 3_600_000)),
+    help: "how often members' data are compared (HashKV at one revision), or off (5s to 24h; default 5m, in a fleet off unless set)",
+    parse: (raw) => (raw.trim() === 'off' ? 0 : parseDuration(raw, 5000, 24 * 3_600_000)),
   },
   dataCheckTimeoutMs: {
     key: 'dataCheckTimeoutMs',

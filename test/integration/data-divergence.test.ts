@@ -5,6 +5,9 @@ import { Etcd3MemberClient } from '../../src/etcd/etcd3-member-client.ts';
 import { confirmedDiverged, type DataComparison } from '../../src/probe/data-check/compare-hashes.ts';
 import { runDataCheck, type DataCheckMember } from '../../src/probe/data-check/run-data-check.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { get } from '../helpers/http.ts';
+import { checkResponse } from '../helpers/openapi.ts';
+import { clusterEnv, startService } from '../helpers/start-service.ts';
 
 // Real divergence on a real cluster: one member's stored value is changed in its bbolt file while it is
 // stopped (same length, so the file stays valid), and the divergence check must name exactly that member;
@@ -85,6 +88,38 @@ describe('a member whose stored value was changed in its bbolt file', () => {
     }
     expect(confirmedDiverged(first, second)).toEqual([String(tampered)]);
   });
+
+  it('makes the service degraded with DATA_DIVERGED naming that member, after two comparisons on its own schedule, and shows it in /members', async () => {
+    const service = await startService({ ...clusterEnv(cluster), ETCD_PROBE_CACHE_TTL: '0s', ETCD_PROBE_DATA_CHECK_INTERVAL: '5s', ETCD_PROBE_POLICY: 'strict' });
+    try {
+      const seen: string[] = [];
+      const deadline = Date.now() + 40_000;
+      let last: { status: number; body: { status: string; reasons: { code: string; member: { name: string } | null }[] } } | null = null;
+      while (Date.now() < deadline) {
+        last = await get(`${service.url}/healthz/etcd`);
+        const codes = last.body.reasons.filter((r) => r.code.startsWith('DATA_')).map((r) => `${r.code}:${r.member?.name ?? ''}`);
+        seen.push(codes.join(',') || 'none');
+        if (codes.includes('DATA_DIVERGED:m2')) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      // Rounds before the second comparison carry nothing about data (the first comparison alone names nobody).
+      expect(seen[0]).toBe('none');
+      expect(seen.at(-1)).toBe('DATA_DIVERGED:m2');
+      expect(seen.every((s) => s === 'none' || s === 'DATA_DIVERGED:m2')).toBe(true);
+      expect(last?.body.status).toBe('degraded');
+      // Strict policy: a member serving different data fails the gate.
+      expect(last?.status).toBe(503);
+      const members = await get(`${service.url}/members`);
+      expect(checkResponse('GET', '/members', members)).toEqual([]);
+      const checks = members.body.members.map((m: { name: string; dataCheck: { state: string; diverged: boolean; revision: string; hash: string } }) => [m.name, m.dataCheck.state, m.dataCheck.diverged]);
+      expect(checks.sort()).toEqual([['m1', 'agrees', false], ['m2', 'diverged', true], ['m3', 'agrees', false]]);
+      const metrics = await fetch(`${service.url}/metrics`).then((r) => r.text());
+      expect(metrics).toMatch(/^etcd_probe_member_data_diverged\{member="m2",id="[0-9a-f]+"\} 1$/m);
+      expect(metrics).toMatch(/^etcd_probe_data_check_outcome\{outcome="diverged"\} 1$/m);
+    } finally {
+      await service.close();
+    }
+  }, 60_000);
 });
 
 describe('an untouched cluster under writes and compactions', () => {
