@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
 import type { Config, InClusterAccess } from './config/config.ts';
-import { buildProbeCore, DATA_CHECK_DEFAULT_MS, thresholdsOf } from './core/probe-core.ts';
+import { ClusterRuntime } from './cluster/cluster-runtime.ts';
+import { buildProbeCore, DATA_CHECK_DEFAULT_MS } from './core/probe-core.ts';
 import type { DiscoveredSource } from './discovery/discovered-source.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import { installRouteBook } from './http/route-book.ts';
@@ -17,16 +18,11 @@ import { metricsRoute } from './http/routes/metrics.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
 import { serviceProbeRoutes } from './http/routes/service-probes.ts';
 import { statusPageRoutes } from './http/routes/status-page.ts';
-import { createVerdictLogger } from './log/verdict-logger.ts';
-import { CredentialMetrics } from './metrics/credential-metrics.ts';
-import { ProbeMetrics } from './metrics/probe-metrics.ts';
+import type { ProbeMetrics } from './metrics/probe-metrics.ts';
 import type { Prober } from './probe/prober.ts';
 import { RoundCache } from './probe/round-cache.ts';
 import type { Snapshot } from './probe/snapshot.ts';
-import { recordExpiry, reloadReporter } from './tls/reload-reporter.ts';
-import { TlsFileReloader } from './tls/tls-file-reloader.ts';
 import type { LoadedTls, TlsFiles, TlsMaterial } from './tls/tls-files.ts';
-import { fixedTls, type TlsProvider } from './tls/tls-provider.ts';
 
 /** Forced (`?fresh=true`) rounds start at most once per second. */
 export const MIN_FORCED_INTERVAL_MS = 1000;
@@ -71,24 +67,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const lifecycle = options.lifecycle ?? new Lifecycle();
-  const metrics = new ProbeMetrics({ quotaBytes: config.quotaBytes });
-  const credentialMetrics = new CredentialMetrics(metrics.registry);
-  const etcdTls: TlsProvider = options.tlsFiles
-    ? new TlsFileReloader(options.tlsFiles, options.tls, reloadReporter('etcd-client', logger, credentialMetrics, now))
-    : fixedTls(options.tls);
-  recordExpiry(credentialMetrics, 'etcd-client', options.tls);
-  const core = await buildProbeCore({ ...options, now, etcdTls, dataCheckDefaultMs: DATA_CHECK_DEFAULT_MS });
+  const runtime = new ClusterRuntime({
+    config,
+    tls: options.tls,
+    tlsFiles: options.tlsFiles ?? null,
+    logger,
+    now,
+    processMetrics: true,
+    buildCore: (etcdTls) => buildProbeCore({ ...options, now, etcdTls, dataCheckDefaultMs: DATA_CHECK_DEFAULT_MS }),
+  });
+  // Built at start, so that a source that cannot be built (a bad kubeconfig) stops the service there.
+  const core = await runtime.core();
   const { prober } = core;
-  const logVerdict = createVerdictLogger(logger);
+  const { metrics } = runtime;
   const cache = new RoundCache<Snapshot>({
-    load: async () => {
-      const snapshot = await prober.round();
-      metrics.recordRound(snapshot);
-      // Credentials a Kubernetes mode took from a Secret or minted: their expiry is exported like the files'.
-      if (core.source.credentials) recordExpiry(credentialMetrics, 'etcd-client', core.source.credentials());
-      logVerdict(snapshot);
-      return snapshot;
-    },
+    load: () => runtime.round(),
     ttlMs: config.cacheTtlMs,
     minForcedIntervalMs: MIN_FORCED_INTERVAL_MS,
     now,
@@ -97,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const listener = createListener({
     config,
     logger,
-    metrics: credentialMetrics,
+    metrics: runtime.credentials,
     now,
     tls: options.listenerTls ?? null,
     auth: options.auth ?? null,
@@ -106,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const { server } = listener;
   const routes = installRouteBook(server, logger);
-  const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth, history: prober.history, thresholds: thresholdsOf(config) };
+  const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth, history: prober.history, thresholds: runtime.thresholds };
   const site = rootSite(deps);
   healthzRoute(server, site);
   membersRoutes(server, site);
@@ -121,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     listener.stopReloading();
     lifecycle.beginShutdown();
     await cache.settle();
-    await core.close();
+    await runtime.release();
   });
   return { server, lifecycle, cache, metrics, prober, secure: listener.secure, routes };
 }

@@ -12,6 +12,7 @@ const LAYERS: Layers = [
   ['auth', 'etcd', 'kube'],
   ['discovery'],
   ['core'],
+  ['cluster'],
   ['fleet'],
   ['http'],
   ['app', 'fleet-app'],

@@ -25,7 +25,10 @@ function widened(response: Json, components: Json, code: string): Json {
   const resolved: Json = response.$ref ? components.responses[String(response.$ref).split('/').pop() as string] : response;
   const content: Json = {};
   for (const [type, media] of Object.entries<Json>(resolved.content ?? {})) {
-    content[type] = { schema: ERROR_SCHEMA[type] ? { anyOf: [media.schema, ERROR_SCHEMA[type]] } : media.schema };
+    const error = ERROR_SCHEMA[type];
+    // An answer that is already the error envelope stays as it is: anyOf [Error, Error] says nothing more.
+    const already = error === undefined || JSON.stringify(media.schema) === JSON.stringify(error);
+    content[type] = { schema: already ? media.schema : { anyOf: [media.schema, error] } };
   }
   return { description: `${String(resolved.description).trim()} In fleet mode also \`${code}\`.`, content };
 }

@@ -8,7 +8,8 @@
 #                         $NODE24_HOME (default ~/.cache/node24, the folder .ci/node.sh uses too)
 #   setup_packages FOR..  the system tools scripts/setup/system-packages lists for demo, test or image:
 #                         as root, apt-get installs the missing ones; otherwise one line names the command
-#   setup_node_modules    npm ci when node_modules is missing or older than package-lock.json
+#   setup_node_modules    npm ci when node_modules is missing or older than package-lock.json, here and
+#                         in scripts/openapi-tools (the API description's linter and type generator)
 #   setup_etcd_newer      etcd 3.5 from a newer Debian suite into a cache folder (.ci/etcd-newer.sh), for
 #                         the integration-3.5 tests; exports ETCD35_BIN
 #   setup FOR..           all of them (etcd 3.5 only for test), in that order
@@ -135,10 +136,17 @@ setup_packages() {
   fi
 }
 
+# npm ci in folder $1 when its node_modules is missing or older than its package-lock.json.
+_setup_npm_ci() {
+  if [ -f "$1/node_modules/.package-lock.json" ] && ! [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then return 0; fi
+  _setup_say "$1/node_modules is missing or older than $1/package-lock.json: npm ci"
+  (cd "$1" && npm ci --no-audit --no-fund --loglevel=error) || { _setup_say "npm ci in $1 failed"; return 1; }
+}
+
+# The project's own dependencies, then the API description's tools (scripts/openapi-tools: a package of its
+# own, because openapi-typescript needs TypeScript 5's compiler API beside the project's TypeScript 7).
 setup_node_modules() {
-  if [ -f node_modules/.package-lock.json ] && ! [ package-lock.json -nt node_modules/.package-lock.json ]; then return 0; fi
-  _setup_say "node_modules is missing or older than package-lock.json: npm ci"
-  npm ci --no-audit --no-fund --loglevel=error || { _setup_say "npm ci failed"; return 1; }
+  _setup_npm_ci . && _setup_npm_ci scripts/openapi-tools
 }
 
 setup_etcd_newer() {

@@ -1,16 +1,13 @@
 import type { Logger } from 'pino';
-import { buildProbeCore, thresholdsOf, type ProbeCore } from '../core/probe-core.ts';
-import { createVerdictLogger } from '../log/verdict-logger.ts';
-import { ProbeMetrics } from '../metrics/probe-metrics.ts';
+import { ClusterRuntime } from '../cluster/cluster-runtime.ts';
+import { buildProbeCore, type ProbeCore } from '../core/probe-core.ts';
+import type { ProbeMetrics } from '../metrics/probe-metrics.ts';
 import type { RoundHistory } from '../probe/history/round-history.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
 import { RoundCache } from '../probe/round-cache.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import type { KubeConnection } from '../kube/kube-connection.ts';
-import { CredentialMetrics } from '../metrics/credential-metrics.ts';
-import { recordExpiry, reloadReporter } from '../tls/reload-reporter.ts';
-import { TlsFileReloader } from '../tls/tls-file-reloader.ts';
-import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
+import type { TlsProvider } from '../tls/tls-provider.ts';
 import type { ClusterEntry } from './cluster-entry.ts';
 import type { RoundLimiter } from './round-limiter.ts';
 
@@ -56,10 +53,8 @@ export class ClusterSlot {
   readonly metrics: ProbeMetrics;
   readonly thresholds: Thresholds;
   readonly #options: SlotOptions;
-  /** The cluster's etcd client TLS: its files re-read when they change (a clusters file's), else fixed. */
-  readonly #etcdTls: TlsProvider;
-  #core: Promise<ProbeCore> | null = null;
-  #history: RoundHistory | null = null;
+  /** The cluster's prober, metrics, credential expiry and verdict log, as the single-cluster service has them. */
+  readonly #runtime: ClusterRuntime;
   #askedAt: number;
   /** When a request last asked about the cluster (epoch ms; 0: never): its rounds go first in the limiter. */
   #demandAt = 0;
@@ -70,23 +65,24 @@ export class ClusterSlot {
     this.owned = options.owned;
     this.#options = options;
     this.#askedAt = options.now();
-    this.thresholds = thresholdsOf(entry.config);
-    this.metrics = new ProbeMetrics({ quotaBytes: entry.config.quotaBytes, processMetrics: false });
-    const logger = options.logger.child({ cluster: entry.name });
-    const logVerdict = createVerdictLogger(logger);
-    const credentials = new CredentialMetrics(this.metrics.registry);
-    recordExpiry(credentials, 'etcd-client', entry.tls);
-    this.#etcdTls = entry.tlsFiles ? new TlsFileReloader(entry.tlsFiles, entry.tls, reloadReporter('etcd-client', logger, credentials, options.now)) : fixedTls(entry.tls);
+    const { buildCore, now, management } = options;
+    this.#runtime = new ClusterRuntime({
+      config: entry.config,
+      tls: entry.tls,
+      tlsFiles: entry.tlsFiles ?? null,
+      logger: options.logger.child({ cluster: entry.name }),
+      now,
+      processMetrics: false,
+      buildCore: (etcdTls) => (buildCore ? buildCore(entry, now, etcdTls) : defaultCore(entry, now, etcdTls, management)),
+    });
+    this.metrics = this.#runtime.metrics;
+    this.thresholds = this.#runtime.thresholds;
     this.cache = new RoundCache<Snapshot>({
       load: () => {
         const since = options.now();
-        return options.limiter.run(async () => {
-          const core = await this.#coreNow();
-          const snapshot = await core.prober.round();
-          if (!options.holdConnections) await core.prober.releaseConnections();
-          this.metrics.recordRound(snapshot);
-          logVerdict(snapshot);
-          return snapshot;
+        return options.limiter.run(() => {
+          if (this.#closed) return Promise.reject(new Error(`cluster ${this.entry.name} was removed from the fleet`));
+          return this.#runtime.round({ release: !options.holdConnections });
         }, () => this.#demandAt >= since - URGENT_WITHIN_MS);
       },
       ttlMs: entry.config.cacheTtlMs,
@@ -97,7 +93,7 @@ export class ClusterSlot {
 
   /** The rounds the cluster's prober keeps, or null before its first round (and after it went idle). */
   get history(): RoundHistory | null {
-    return this.#history;
+    return this.#runtime.history;
   }
 
   /** When someone last asked about the cluster (epoch ms). */
@@ -107,7 +103,7 @@ export class ClusterSlot {
 
   /** Whether its prober (clients, tunnels, history) is open now. */
   get open(): boolean {
-    return this.#core !== null;
+    return this.#runtime.open;
   }
 
   /** Records that someone asked about the cluster now (keeps it from going idle). */
@@ -118,10 +114,10 @@ export class ClusterSlot {
 
   /** Closes the prober (and with it the clients and tunnels) of a cluster nobody asked about since `idleMs`; true if it did. */
   async releaseIfIdle(idleMs: number): Promise<boolean> {
-    if (this.owned || this.#core === null || this.#options.now() - this.#askedAt < idleMs) return false;
+    if (this.owned || !this.#runtime.open || this.#options.now() - this.#askedAt < idleMs) return false;
     await this.cache.settle();
     if (this.#options.now() - this.#askedAt < idleMs) return false;
-    await this.#closeCore();
+    await this.#runtime.release();
     return true;
   }
 
@@ -129,32 +125,6 @@ export class ClusterSlot {
   async close(): Promise<void> {
     this.#closed = true;
     await this.cache.settle();
-    await this.#closeCore();
-  }
-
-  #coreNow(): Promise<ProbeCore> {
-    if (this.#closed) return Promise.reject(new Error(`cluster ${this.entry.name} was removed from the fleet`));
-    if (this.#core === null) {
-      const { buildCore, now, management } = this.#options;
-      const building = buildCore ? buildCore(this.entry, now, this.#etcdTls) : defaultCore(this.entry, now, this.#etcdTls, management);
-      this.#core = building;
-      // A cluster whose settings cannot be used now (a bad kubeconfig Secret, say) is tried again next round.
-      building.then(
-        (core) => {
-          this.#history = core.prober.history;
-        },
-        () => {
-          if (this.#core === building) this.#core = null;
-        },
-      );
-    }
-    return this.#core;
-  }
-
-  async #closeCore(): Promise<void> {
-    const core = this.#core;
-    this.#core = null;
-    this.#history = null;
-    if (core) await core.then((c) => c.close(), () => undefined);
+    await this.#runtime.release();
   }
 }

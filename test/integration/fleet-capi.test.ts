@@ -59,6 +59,25 @@ describe('a Cluster API fleet', () => {
     expect(members.body.members.map((m: { name: string }) => m.name).sort()).toEqual(backend.members.map((m) => m.name).sort());
   });
 
+  it("exports each cluster's client-certificate expiry, minted from its <cluster>-etcd CA, as the single-cluster service does", async () => {
+    // One cluster runtime (src/cluster/cluster-runtime.ts) for both modes: before it, only app.ts exported
+    // the expiry of credentials a source obtains itself, and a fleet's Cluster API clusters exported none.
+    const expiries = async () => {
+      const text = (await get(`${service.url}/metrics`)).text as string;
+      const series = [...text.matchAll(/^etcd_probe_tls_cert_not_after_seconds\{([^}]*)\} (\S+)$/gm)].filter((m) => m[1]?.includes('credentials="etcd-client"'));
+      return Object.fromEntries(series.map((m) => [/cluster="([^"]+)"/.exec(m[1] ?? '')?.[1], Number(m[2]) * 1000 - Date.now()]));
+    };
+    // Both clusters are probed within a refresh (1 s); the series may wait for nothing else.
+    await eventually(rows, (r) => r.filter((c) => c.status === 'healthy').length === 2, 30_000, 200);
+    const byCluster = await eventually(expiries, (e) => Object.keys(e).length === 2, 5_000, 200);
+    expect(Object.keys(byCluster).sort()).toEqual(['team-a/cluster-001', 'team-b/cluster-002']);
+    // Minted for 24 h at the cluster's first round.
+    for (const left of Object.values(byCluster)) {
+      expect(left).toBeGreaterThan(23 * 3_600_000);
+      expect(left).toBeLessThan(24 * 3_600_000);
+    }
+  });
+
   it('follows Clusters as they are added, provisioning, paused, deleting and removed', async () => {
     fleet.addCluster('team-a', 'cluster-new');
     fleet.addCluster('team-b', 'cluster-young', { phase: 'Provisioning', controlPlaneReady: false });
