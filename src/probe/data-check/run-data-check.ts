@@ -13,6 +13,18 @@ export interface DataCheckMember {
  * pinned, then every member's HashKV at it in parallel, each within `timeoutMs`. Read-only; never throws.
  */
 export async function runDataCheck(members: readonly DataCheckMember[], timeoutMs: number, now: () => number): Promise<DataComparison> {
+  const comparison = await compareOnce(members, timeoutMs, now);
+  // A compaction that lands between pinning and hashing leaves members on different compact revisions (or
+  // compacted past the revision): pinning again at once compares them, as etcd's own check retries.
+  return compactedBetween(comparison) ? compareOnce(members, timeoutMs, now) : comparison;
+}
+
+/** Whether a member was left out because of a compaction (not a failure that asking again would repeat). */
+function compactedBetween(comparison: DataComparison): boolean {
+  return comparison.members.some((m) => m.state === 'not-compared' && m.why !== null && /compact/.test(m.why));
+}
+
+async function compareOnce(members: readonly DataCheckMember[], timeoutMs: number, now: () => number): Promise<DataComparison> {
   const statuses = await Promise.all(members.map((m) => m.client.status()));
   const revisions = members.map((m, i) => {
     const status = statuses[i];
