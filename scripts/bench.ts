@@ -9,6 +9,7 @@ import { coldRatios, hungMember, roundsMemory } from './bench/cold-sections.ts';
 import { HEALTHZ, serviceEnv, type BenchContext } from './bench/context.ts';
 import { hungPoll } from './bench/hung-poll.ts';
 import { closeTimedConnections } from './bench/load.ts';
+import { hashKvCost } from './bench/hashkv-cost.ts';
 import { RawEtcd } from './bench/raw-etcd.ts';
 import { environment, metric, table, writeResults, type Metric } from './bench/report.ts';
 import { startBare, startService, waitForOk, type ServerChild } from './bench/servers.ts';
@@ -19,9 +20,13 @@ import { startFlags } from './start-flags.ts';
 // test). The service instances and the bare comparison server run as child processes so that
 // autocannon, in this process, never shares an event loop with a server it measures.
 // `npm run bench -- --only=cached,cold` runs some sections only (cached, poll, cold, rounds, hung, hung-poll).
+// `--only=hashkv` (never run by default: it fills clusters to 1 GiB) measures the divergence check's
+// HashKV on etcd 3.4 and, when ETCD35_BIN is set, 3.5 (HASHKV_SIZES_MIB=100,1024 by default).
 
 const RESULTS = fileURLToPath(new URL('../bench/results.json', import.meta.url));
 const SECTIONS = ['cached', 'poll', 'cold', 'rounds', 'hung', 'hung-poll'] as const;
+/** Sections run only when named in --only. */
+const NAMED_ONLY = ['hashkv'] as const;
 
 let cluster: EtcdCluster | null = null;
 const servers: ServerChild[] = [];
@@ -56,8 +61,9 @@ function selectedSections(argv: readonly string[]): Set<string> {
   const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
   if (only === undefined) return new Set(SECTIONS);
   const chosen = only.split(',').filter(Boolean);
-  const unknown = chosen.filter((c) => !(SECTIONS as readonly string[]).includes(c));
-  if (unknown.length > 0) throw new Error(`--only: unknown section ${unknown.join(', ')}; sections: ${SECTIONS.join(', ')}`);
+  const known: readonly string[] = [...SECTIONS, ...NAMED_ONLY];
+  const unknown = chosen.filter((c) => !known.includes(c));
+  if (unknown.length > 0) throw new Error(`--only: unknown section ${unknown.join(', ')}; sections: ${known.join(', ')}`);
   return new Set(chosen);
 }
 
@@ -65,6 +71,14 @@ async function main(): Promise<void> {
   const sections = selectedSections(process.argv.slice(2));
   const date = new Date();
   const etcd = etcdVersion();
+  if (sections.has('hashkv')) {
+    const metrics = await hashKvCost(undefined, step);
+    if (process.env.ETCD35_BIN) metrics.push(...(await hashKvCost(process.env.ETCD35_BIN, step)));
+    process.stdout.write(`\n${table(metrics)}\n`);
+    for (const m of metrics.filter((x) => x.note)) process.stdout.write(`  ${m.label}: ${m.note}\n`);
+    sections.delete('hashkv');
+    if (sections.size === 0) return;
+  }
   step(`starting a 3-member TLS etcd ${etcd} cluster`);
   cluster = await EtcdCluster.start({ size: 3, tls: true });
   scratch = mkdtempSync(join(tmpdir(), 'etcd-probe-bench-'));

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
 import type { Config, InClusterAccess } from './config/config.ts';
 import { ClusterRuntime } from './cluster/cluster-runtime.ts';
-import { buildProbeCore } from './core/probe-core.ts';
+import { buildProbeCore, DATA_CHECK_DEFAULT_MS } from './core/probe-core.ts';
 import type { DiscoveredSource } from './discovery/discovered-source.ts';
 import { Lifecycle } from './http/lifecycle.ts';
 import { installRouteBook } from './http/route-book.ts';
@@ -70,7 +70,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger,
     now,
     processMetrics: true,
-    buildCore: (etcdTls) => buildProbeCore({ ...options, now, etcdTls }),
+    buildCore: (etcdTls) => buildProbeCore({ ...options, now, etcdTls, dataCheckDefaultMs: DATA_CHECK_DEFAULT_MS }),
   });
   // Built at start, so that a source that cannot be built (a bad kubeconfig) stops the service there.
   const core = await runtime.core();

@@ -31,6 +31,8 @@ const OVERRIDE_KEYS = [
   'stallRounds',
   'quotaEtaThresholdMs',
   'quotaEtaWindowMs',
+  'dataCheckIntervalMs',
+  'dataCheckTimeoutMs',
   'nodeGraceMs',
   'maxMembers',
 ] as const satisfies readonly SettingKey[];

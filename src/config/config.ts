@@ -121,6 +121,10 @@ export interface Config {
   readonly quotaEtaThresholdMs: number;
   /** How far back a member's database growth is fitted for its quota ETA. */
   readonly quotaEtaWindowMs: number;
+  /** How often members' data are compared, in ms; 0 is off, null is the mode's default (5m, off in a fleet). */
+  readonly dataCheckIntervalMs: number | null;
+  /** Deadline of each member's HashKV in a data comparison. */
+  readonly dataCheckTimeoutMs: number;
   readonly logLevel: LogLevel;
   /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static. */
   readonly mode: Mode;

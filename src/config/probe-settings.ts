@@ -177,6 +177,23 @@ export const PROBE_SETTINGS = {
     help: 'how far back database growth is fitted for the quota ETA (10s to 24h); history is kept at least this long',
     parse: (raw) => parseDuration(raw, 10_000, 24 * 3_600_000),
   },
+  dataCheckIntervalMs: {
+    key: 'dataCheckIntervalMs',
+    env: 'ETCD_PROBE_DATA_CHECK_INTERVAL',
+    flag: 'data-check-interval',
+    fallback: null,
+    absent: null,
+    help: "how often members' data are compared (HashKV at one revision), or off (5s to 24h; default 5m, in a fleet off unless set)",
+    parse: (raw) => (raw.trim() === 'off' ? 0 : parseDuration(raw, 5000, 24 * 3_600_000)),
+  },
+  dataCheckTimeoutMs: {
+    key: 'dataCheckTimeoutMs',
+    env: 'ETCD_PROBE_DATA_CHECK_TIMEOUT',
+    flag: 'data-check-timeout',
+    fallback: '1m',
+    help: "deadline of each member's HashKV in the data comparison (1s to 10m): it reads the whole keyspace",
+    parse: (raw) => parseDuration(raw, 1000, 600_000),
+  },
   logLevel: {
     key: 'logLevel',
     env: 'ETCD_PROBE_LOG_LEVEL',

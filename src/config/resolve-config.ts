@@ -89,6 +89,8 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     stallRounds: decode('stallRounds'),
     quotaEtaThresholdMs: decode('quotaEtaThresholdMs'),
     quotaEtaWindowMs: decode('quotaEtaWindowMs'),
+    dataCheckIntervalMs: decode('dataCheckIntervalMs'),
+    dataCheckTimeoutMs: decode('dataCheckTimeoutMs'),
     logLevel: decode('logLevel'),
     kubeconfig: decode('kubeconfig'),
     nodeSelector: decode('nodeSelector'),

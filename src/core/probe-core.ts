@@ -4,6 +4,7 @@ import type { DiscoveredSource } from '../discovery/discovered-source.ts';
 import type { HistoryLimits } from '../probe/history/round-history.ts';
 import type { KubeConnection } from '../kube/kube-connection.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
+import { DataChecker } from '../probe/data-check/data-checker.ts';
 import { Prober } from '../probe/prober.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
 import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
@@ -23,12 +24,19 @@ export interface ProbeCoreOptions {
   readonly inCluster?: InClusterAccess | null;
   /** A management cluster connection shared by the caller (a Cluster API fleet); one is made from config otherwise. */
   readonly management?: KubeConnection;
+  /** The divergence check's interval when ETCD_PROBE_DATA_CHECK_INTERVAL is unset: 5m alone, 0 (off) in a fleet; 0 for a one-shot check. */
+  readonly dataCheckDefaultMs?: number;
 }
+
+/** The divergence check's default interval for one cluster served alone. */
+export const DATA_CHECK_DEFAULT_MS = 5 * 60_000;
 
 /** A prober and the member source it reads, built from config; `close()` releases both. */
 export interface ProbeCore {
   readonly prober: Prober;
   readonly source: DiscoveredSource;
+  /** The divergence check on its schedule, or null when it is off. */
+  readonly dataChecker: DataChecker | null;
   close(): Promise<void>;
 }
 
@@ -67,10 +75,26 @@ export async function buildProbeCore(options: ProbeCoreOptions): Promise<ProbeCo
   const now = options.now ?? Date.now;
   const source = options.source ?? (await createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null, ...(options.management ? { management: options.management } : {}) }));
   const prober = new Prober({ source, thresholds: thresholdsOf(config), history: historyLimitsOf(config), now });
+  const intervalMs = config.dataCheckIntervalMs ?? options.dataCheckDefaultMs ?? 0;
+  const dataChecker =
+    intervalMs > 0
+      ? new DataChecker({
+          members: () => prober.dataCheckMembers(),
+          report: (findings) => {
+            prober.dataFindings = findings;
+          },
+          intervalMs,
+          timeoutMs: config.dataCheckTimeoutMs,
+          now,
+        })
+      : null;
+  dataChecker?.start();
   return {
     prober,
     source,
+    dataChecker,
     async close() {
+      dataChecker?.close();
       prober.close();
       await source.close();
     },

@@ -29,6 +29,10 @@ export class RefusedMemberClient implements MemberClient {
     return this.#refused();
   }
 
+  hashKv() {
+    return this.#refused();
+  }
+
   // It holds no connection.
   async release(): Promise<void> {}
 

@@ -100,6 +100,10 @@ export class TunnelledMemberClient implements MemberClient {
     return this.#through((etcd) => etcd.alarmList());
   }
 
+  hashKv(revision: string, timeoutMs: number) {
+    return this.#through((etcd) => etcd.hashKv(revision, timeoutMs));
+  }
+
   /** The TLS handshakes with the member so far, full and resumed. */
   get handshakes(): { readonly full: number; readonly resumed: number } {
     return this.#tunnel.handshakes;

@@ -1,6 +1,6 @@
-import type { IAlarmMember, IMemberListResponse, IStatusResponse } from 'etcd3';
+import type { IAlarmMember, IHashKVResponse, IMemberListResponse, IStatusResponse } from 'etcd3';
 import { NO_ID, hexId } from '../probe/member-id.ts';
-import type { AlarmEntry, AlarmKind, ListedMember, MemberListing, MemberStatus } from '../probe/observations.ts';
+import type { AlarmEntry, AlarmKind, KvHash, ListedMember, MemberListing, MemberStatus } from '../probe/observations.ts';
 
 const ALARM_KINDS: ReadonlySet<string> = new Set<AlarmKind>(['NOSPACE', 'CORRUPT']);
 
@@ -35,6 +35,7 @@ export function toMemberStatus(response: IStatusResponse & { readonly dbSizeQuot
     raftAppliedIndex: toNumber(response.raftAppliedIndex),
     raftTerm: toNumber(response.raftTerm),
     isLearner: response.isLearner,
+    revision: String(response.header.revision),
     errors: [...response.errors],
     alarms: alarmsFromStatusErrors(response.errors),
   };
@@ -62,4 +63,14 @@ export function toAlarmEntries(alarms: readonly IAlarmMember[]): AlarmEntry[] {
   return alarms
     .filter((a) => ALARM_KINDS.has(String(a.alarm).toUpperCase()))
     .map((a) => ({ memberId: hexId(a.memberID), alarm: String(a.alarm).toUpperCase() as AlarmKind }));
+}
+
+/** Maintenance.HashKV's response in the project's terms (uint64s and the uint32 hash as decimal strings). */
+export function toKvHash(revision: string, response: IHashKVResponse): KvHash {
+  return {
+    revision,
+    compactRevision: String(response.compact_revision),
+    hash: String(response.hash),
+    currentRevision: String(response.header.revision),
+  };
 }

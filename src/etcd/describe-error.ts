@@ -91,7 +91,7 @@ function detailOf(message: string): string {
 }
 
 /** Which call failed: a linearizable read that times out means something else than a Status that does. */
-export type CallKind = 'status' | 'read' | 'member-list' | 'alarm-list';
+export type CallKind = 'status' | 'read' | 'member-list' | 'alarm-list' | 'hash-kv';
 
 /** Turns an etcd3 / gRPC error into a ProbeError whose message says what failed and what to check. */
 export function describeError(error: unknown, endpoint: string, timeoutMs: number, call: CallKind = 'status'): ProbeError {

@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import type { Channel, ChannelCredentials, ChannelOptions } from '@grpc/grpc-js';
-import { AlarmAction, AlarmType, Etcd3, type IOptions } from 'etcd3';
+import { AlarmAction, AlarmType, castGrpcError, Etcd3, type IHashKVResponse, type IOptions } from 'etcd3';
 import { noop } from 'cockatiel';
 import type { MemberClient } from '../probe/member-client.ts';
-import type { HealthRead } from '../probe/observations.ts';
+import type { HealthRead, KvHash } from '../probe/observations.ts';
 import type { Outcome } from '../probe/outcome.ts';
 import type { TlsMaterial } from '../tls/tls-files.ts';
 import { describeError, type CallKind } from './describe-error.ts';
-import { toAlarmEntries, toMemberListing, toMemberStatus } from './convert.ts';
+import { toAlarmEntries, toKvHash, toMemberListing, toMemberStatus } from './convert.ts';
 import { statusQuotaTransformer } from './status-quota.ts';
 
 /** How to reach one member: its URL, the TLS material, the per-call deadline and gRPC channel extras. */
@@ -24,6 +24,14 @@ export interface Etcd3ClientOptions {
 }
 
 const HEALTH_KEY = Buffer.from('health');
+
+/** The part of etcd3's (unexported) connection pool the HashKV call uses. */
+interface ConnectionPool {
+  withConnection<T>(service: 'Maintenance', fn: (args: { client: object; metadata: unknown }) => Promise<T>): Promise<T>;
+}
+
+/** A unary method of a gRPC client made by proto-loader. */
+type HashKvMethod = (request: { revision: string }, metadata: unknown, options: { deadline: number }, callback: (error: Error | null, response?: IHashKVResponse) => void) => void;
 
 /** The gRPC library etcd3 itself loaded: a channel handed to etcd3's clients must come from the same module instance. */
 const grpc = createRequire(import.meta.resolve('etcd3'))('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
@@ -141,6 +149,27 @@ export class Etcd3MemberClient implements MemberClient {
       const response = await this.#etcd.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None });
       return toAlarmEntries(response.alarms);
     });
+  }
+
+  /**
+   * Maintenance.HashKV at a revision, with its own deadline. Not through etcd3's `maintenance.hashKV`:
+   * that calls the method `hashKV` on the gRPC client, which proto-loader names `HashKV`/`hashKv`, so it
+   * always fails with "not a function".
+   */
+  hashKv(revision: string, timeoutMs: number): Promise<Outcome<KvHash>> {
+    return this.#run('hash-kv', () =>
+      // etcd3 keeps its connection pool private; withConnection is how its own calls reach the gRPC client.
+      (this.#etcd.maintenance as unknown as { client: ConnectionPool }).client.withConnection('Maintenance', ({ client, metadata }) => {
+        const method = (client as unknown as Record<string, HashKvMethod>)['HashKV'];
+        if (typeof method !== 'function') throw new Error('the gRPC client has no HashKV method');
+        return new Promise<KvHash>((resolve, reject) => {
+          method.call(client, { revision }, metadata, { deadline: Date.now() + timeoutMs }, (error, response) => {
+            if (error || !response) reject(error ? castGrpcError(error) : new Error('HashKV answered nothing'));
+            else resolve(toKvHash(revision, response));
+          });
+        });
+      }),
+    );
   }
 
   /** Closes the channel; the next call makes a new client (and connection). */

@@ -1,3 +1,4 @@
+import { memberDataCheck } from './data-check-document.ts';
 import type { Policy } from '../config/config.ts';
 import type { EndpointView, MemberView } from '../probe/cluster-view.ts';
 import type { ProbeError } from '../probe/outcome.ts';
@@ -127,6 +128,7 @@ export function memberDocument(m: MemberView, snapshot: Snapshot) {
       : null,
     alarms: snapshot.view.alarms.filter((a) => a.memberId === m.id).map((a) => a.alarm),
     quotaEta: quotaEtaOf(snapshot, m.id),
+    dataCheck: memberDataCheck(snapshot.data, m.id),
     ...kube,
   };
 }

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { MemberSeries } from './member-series.ts';
+import { DataCheckMetrics } from './data-check-metrics.ts';
 import { disruptionsAllowed } from '../probe/disruption.ts';
 import { shortName } from '../probe/reason.ts';
 import type { CacheOutcome } from '../probe/round-cache.ts';
@@ -58,6 +59,8 @@ export class ProbeMetrics {
     collect: () => this.#flushRequests(),
   });
 
+  readonly #dataCheck = new DataCheckMetrics(this.registry);
+
   constructor(options: ProbeMetricsOptions) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
     // prom-client's gauges named *_total break the naming convention (promtool check metrics flags them,
@@ -108,6 +111,7 @@ export class ProbeMetrics {
       const member = view.members.find((m) => m.id === a.memberId);
       this.#alarm.set({ member: member ? shortName(member) : a.memberId, alarm: a.alarm }, 1);
     }
+    this.#dataCheck.record(snapshot);
     this.#roundDuration.observe(snapshot.durationMs / 1000);
     this.#rounds.inc({ status: verdict.status });
     for (const o of snapshot.observations.endpoints) {

@@ -25,10 +25,24 @@ export interface MemberStatus {
   readonly raftAppliedIndex: number;
   readonly raftTerm: number;
   readonly isLearner: boolean;
+  /** The member's key-value store revision (Status's response header), a uint64 as a decimal string; absent when not read. */
+  readonly revision?: string;
   /** Status's `errors`, as etcd wrote them. */
   readonly errors: readonly string[];
   /** The alarms found in `errors` (the fallback when the alarm list needs a quorum it lacks). */
   readonly alarms: readonly AlarmEntry[];
+}
+
+/** One member's Maintenance.HashKV answer: the hash of its keys up to `revision`, and its compact revision when hashing began. */
+export interface KvHash {
+  /** The revision hashed (the request's), decimal. */
+  readonly revision: string;
+  /** The member's compact revision when the hash began, decimal; hashes agree only between equal compact revisions. */
+  readonly compactRevision: string;
+  /** The hash (a uint32), decimal. */
+  readonly hash: string;
+  /** The member's current revision when it answered, decimal. */
+  readonly currentRevision: string;
 }
 
 /** How a linearizable read went through: read, or denied by RBAC after consensus. */

@@ -1,4 +1,6 @@
 import { ClientPool } from './client-pool.ts';
+import type { DataFindings } from './data-check/data-checks.ts';
+import type { DataCheckMember } from './data-check/run-data-check.ts';
 import type { MemberView } from './cluster-view.ts';
 import type { Thresholds } from './member-checks.ts';
 import type { MemberSource } from './member-source.ts';
@@ -41,6 +43,8 @@ export class Prober {
   readonly #options: ProberOptions;
   readonly #pool: ClientPool;
   readonly #judge: RoundJudge;
+  /** The targets the last round probed, for the divergence check. */
+  #lastTargets: readonly ProbeTarget[] = [];
 
   constructor(options: ProberOptions) {
     this.#options = options;
@@ -72,6 +76,7 @@ export class Prober {
     // TCP connection can stay stalled for many seconds (retransmission backoff) while a new one works.
     const stalled = observed.filter((o) => !o.status.ok && o.status.error.code === 'TIMEOUT').map((o) => o.target.key);
     this.#pool.retain(new Set([...probed].filter((key) => !stalled.includes(key))));
+    this.#lastTargets = [...first, ...more].filter((t) => !stalled.includes(t.key));
 
     const observations = {
       startedAt,
@@ -81,6 +86,27 @@ export class Prober {
       kube,
     };
     return this.#judge.judge(observations, this.#options.now());
+  }
+
+  /**
+   * The members to compare data of: one client per member that answered Status in the last round, of
+   * the cluster the verdict judged (the pool's own clients: no extra connections).
+   */
+  dataCheckMembers(): DataCheckMember[] {
+    const previous = this.#judge.previous;
+    if (!previous) return [];
+    const byMember = new Map<string, DataCheckMember>();
+    for (const target of this.#lastTargets) {
+      const endpoint = previous.view.endpoints.find((e) => e.endpoint === target.endpoint);
+      if (!endpoint?.reachable || endpoint.memberId === null || endpoint.clusterId !== previous.view.clusterId) continue;
+      if (!byMember.has(endpoint.memberId)) byMember.set(endpoint.memberId, { memberId: endpoint.memberId, client: this.#pool.clientFor(target) });
+    }
+    return [...byMember.values()];
+  }
+
+  /** Hands the divergence check's latest findings to the verdict of the rounds that follow. */
+  set dataFindings(findings: DataFindings | null) {
+    this.#judge.data = findings;
   }
 
   /** The recent rounds (read-only for everyone but the prober). */

@@ -36,7 +36,9 @@ export type ReasonCode =
   | 'NODE_WITHOUT_MEMBER'
   | 'TOO_MANY_MEMBERS'
   | 'INVALID_NODE_NAME'
-  | 'ETCD_POD_NOT_READY';
+  | 'ETCD_POD_NOT_READY'
+  | 'DATA_DIVERGED'
+  | 'DATA_NOT_COMPARED';
 
 /** A reason's fixed parts: its weight, the evidence that gives it, and what an operator does next. */
 export interface ReasonEntry {
@@ -225,5 +227,16 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
     severity: 'degraded',
     when: "The etcd static pod on a member's node is missing or not Ready.",
     hint: "Look at the etcd static pod on that node: kubectl -n kube-system describe pod etcd-<node> and its logs; if the kubelet is down, the pod's state is stale (systemctl status kubelet on the node).",
+  },
+  DATA_DIVERGED: {
+    severity: 'degraded',
+    when: "The divergence check (every `ETCD_PROBE_DATA_CHECK_INTERVAL`) asked every member's HashKV at one revision all had applied, from the same compact revision, and this member's hash differed from the majority's in two comparisons in a row. Without a majority hash (two members, 1 against 1) the reason names no member.",
+    why: "Degraded, not unhealthy: the majority still agrees on one data set, so quorum holds and writes go on; but the member serves different data to whoever reads from it (serializable reads, watches, a leader it may become), so the cluster must not pass a strict gate (ETCD_PROBE_POLICY=strict answers 503). Two comparisons in a row, so that one odd answer never raises it alone.",
+    hint: 'Do not let this member lead or serve reads: confirm with etcdctl endpoint hashkv --cluster (at the revision in /members), then remove the member and add it back with an empty data dir (etcdctl member remove / member add) so that it takes a snapshot from the leader. Keep its data dir for the postmortem; check the etcd version against the 3.5.0-3.5.2 data inconsistency bug.',
+  },
+  DATA_NOT_COMPARED: {
+    severity: 'info',
+    when: "The last divergence check could not compare this member's data: its Status or HashKV failed (timeout, compacted past the pinned revision), or it hashed from another compact revision than the others. Such a member is never called consistent.",
+    hint: 'Usually passing (a compaction between pinning and hashing): the next check compares again. If it stays, read the message (a HashKV slower than ETCD_PROBE_DATA_CHECK_TIMEOUT on a large keyspace, or an unreachable member).',
   },
 };

@@ -1,3 +1,4 @@
+import type { DataFindings } from './data-check/data-checks.ts';
 import { RoundHistory, type HistoryLimits } from './history/round-history.ts';
 import { recordOf } from './history/round-record.ts';
 import { NO_MEMORY, remember, type LeaderMemory } from './leader-memory.ts';
@@ -23,6 +24,8 @@ export class RoundJudge {
   #memory: LeaderMemory = NO_MEMORY;
   #previous: Snapshot | null = null;
   #sequence = 0;
+  /** The divergence check's findings, set by its own schedule and read by every round. */
+  data: DataFindings | null = null;
 
   constructor(options: RoundJudgeOptions) {
     this.#options = options;
@@ -41,7 +44,7 @@ export class RoundJudge {
       mode: this.#options.mode,
       observations,
       thresholds: this.#options.thresholds,
-      recent: { memory: this.#memory, history: this.history.records(observations.startedAt - this.history.limits.checksMs) },
+      recent: { memory: this.#memory, history: this.history.records(observations.startedAt - this.history.limits.checksMs), data: this.data },
       checkedAt,
     });
     const { verdict, view } = judged;

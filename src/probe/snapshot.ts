@@ -1,4 +1,5 @@
 import { buildClusterView, type ClusterView } from './cluster-view.ts';
+import type { DataFindings } from './data-check/data-checks.ts';
 import type { Transition } from './history/transitions.ts';
 import type { Thresholds } from './member-checks.ts';
 import type { RoundObservations } from './observations.ts';
@@ -20,6 +21,8 @@ export interface Snapshot {
   readonly verdict: Verdict;
   /** What changed since the previous round (filled in once the round is added to history). */
   readonly changes: readonly Transition[];
+  /** The divergence check's findings when the round was judged; null when it is off or has not compared yet. */
+  readonly data?: DataFindings | null;
 }
 
 /** What one finished round is judged from: its observations, the limits, what earlier rounds proved, and when it ended. */
@@ -47,5 +50,6 @@ export function buildSnapshot(input: RoundInput): Snapshot {
     view,
     verdict: judge(view, input.thresholds, input.checkedAt, input.recent),
     changes: [],
+    data: input.recent.data ?? null,
   };
 }

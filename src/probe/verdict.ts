@@ -1,3 +1,4 @@
+import { judgeData, type DataFindings } from './data-check/data-checks.ts';
 import { judgeAlarms, judgeClusterIds, judgeMembership, judgeReachability, judgeStrayEndpoints, judgeVersions } from './cluster-checks.ts';
 import type { ClusterView } from './cluster-view.ts';
 import { echoesKubeApi, judgeKube, kubeExplains } from './kube-checks.ts';
@@ -18,6 +19,8 @@ export interface RecentRounds {
   readonly memory: LeaderMemory;
   /** Earlier rounds, oldest first (at least as far back as the longest history check's window). */
   readonly history: readonly RoundRecord[];
+  /** What the divergence check found last (it runs on its own schedule); absent or null before its first comparison. */
+  readonly data?: DataFindings | null;
 }
 
 /** No earlier rounds: the first round, or a one-shot check. */
@@ -91,6 +94,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, re
     ...judgeKube(view, thresholds.nodeGraceMs, now),
     ...judgeHistory(recent.history, observed, thresholds),
     ...judgeQuotaEtas(quotaEta, thresholds),
+    ...judgeData(recent.data ?? null, own),
   ];
   const reasons = found.sort(order);
   const status: HealthStatus = reasons.some((r) => r.severity === 'unhealthy')

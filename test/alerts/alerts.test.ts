@@ -32,12 +32,14 @@ const SAME_HINT: Record<string, ReasonCode> = {
   EtcdDatabaseQuotaHigh: 'DB_QUOTA_HIGH',
   EtcdDatabaseQuotaExhaustionSoon: 'DB_QUOTA_EXHAUSTION_SOON',
   EtcdMemberDown: 'MEMBER_UNREACHABLE',
+  EtcdDataDiverged: 'DATA_DIVERGED',
+  EtcdDataNotCompared: 'DATA_NOT_COMPARED',
 };
 
 describe('chart/files/alerts.yaml', () => {
   it('passes promtool check rules', () => {
     const result = promtool(['check', 'rules', RULES]);
-    expect(result.output).toContain('SUCCESS: 10 rules found');
+    expect(result.output).toContain('SUCCESS: 12 rules found');
     expect(result.status).toBe(0);
   });
 
@@ -49,7 +51,7 @@ describe('chart/files/alerts.yaml', () => {
 
   it('has the alerts of issue 5, each with a severity, a summary, a description and a hint', () => {
     expect([...byName.keys()].sort()).toEqual(
-      ['EtcdDatabaseQuotaExhaustionSoon', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeFleetClustersLeftOut', 'EtcdProbeUnhealthy', 'EtcdProbeVerdictStale'],
+      ['EtcdDataDiverged', 'EtcdDataNotCompared', 'EtcdDatabaseQuotaExhaustionSoon', 'EtcdDatabaseQuotaHigh', 'EtcdMemberDown', 'EtcdNoDisruptionBudget', 'EtcdNoLeader', 'EtcdProbeDegraded', 'EtcdProbeDown', 'EtcdProbeFleetClustersLeftOut', 'EtcdProbeUnhealthy', 'EtcdProbeVerdictStale'],
     );
     for (const r of rules) {
       expect(['critical', 'warning'], r.alert).toContain(r.labels.severity);

@@ -728,7 +728,7 @@ export interface components {
         };
         Reason: {
             /** @enum {string} */
-            code: "NO_MEMBER_REACHABLE" | "QUORUM_LOST" | "NO_LEADER" | "QUORUM_MARGIN_UNKNOWN" | "ALARM_NOSPACE" | "ALARM_CORRUPT" | "CLUSTER_ID_MISMATCH" | "MEMBER_UNREACHABLE" | "MEMBER_UNHEALTHY" | "MEMBER_NOT_PROBED" | "MEMBER_ID_MISMATCH" | "UNSTARTED_MEMBER" | "MEMBER_LIST_MISMATCH" | "MEMBERSHIP_UNKNOWN" | "LEADER_DISAGREEMENT" | "FREQUENT_LEADER_CHANGES" | "MEMBER_FLAPPING" | "MEMBER_STALLED" | "DB_QUOTA_HIGH" | "DB_QUOTA_EXHAUSTION_SOON" | "RAFT_APPLY_LAG" | "MEMBER_BEHIND" | "LEARNER_PRESENT" | "LEADER_STOP_COSTS_ELECTION" | "VERSION_SKEW" | "DB_FRAGMENTED" | "KUBE_API_UNREACHABLE" | "KUBE_API_REFUSED" | "KUBE_API_NOT_ALLOWED" | "MEMBER_WITHOUT_NODE" | "NODE_WITHOUT_MEMBER" | "TOO_MANY_MEMBERS" | "INVALID_NODE_NAME" | "ETCD_POD_NOT_READY";
+            code: "NO_MEMBER_REACHABLE" | "QUORUM_LOST" | "NO_LEADER" | "QUORUM_MARGIN_UNKNOWN" | "ALARM_NOSPACE" | "ALARM_CORRUPT" | "CLUSTER_ID_MISMATCH" | "MEMBER_UNREACHABLE" | "MEMBER_UNHEALTHY" | "MEMBER_NOT_PROBED" | "MEMBER_ID_MISMATCH" | "UNSTARTED_MEMBER" | "MEMBER_LIST_MISMATCH" | "MEMBERSHIP_UNKNOWN" | "LEADER_DISAGREEMENT" | "FREQUENT_LEADER_CHANGES" | "MEMBER_FLAPPING" | "MEMBER_STALLED" | "DB_QUOTA_HIGH" | "DB_QUOTA_EXHAUSTION_SOON" | "RAFT_APPLY_LAG" | "MEMBER_BEHIND" | "LEARNER_PRESENT" | "LEADER_STOP_COSTS_ELECTION" | "VERSION_SKEW" | "DB_FRAGMENTED" | "KUBE_API_UNREACHABLE" | "KUBE_API_REFUSED" | "KUBE_API_NOT_ALLOWED" | "MEMBER_WITHOUT_NODE" | "NODE_WITHOUT_MEMBER" | "TOO_MANY_MEMBERS" | "INVALID_NODE_NAME" | "ETCD_POD_NOT_READY" | "DATA_DIVERGED" | "DATA_NOT_COMPARED";
             /**
              * @description unhealthy and degraded set the status; info never changes it.
              * @enum {string}
@@ -900,6 +900,29 @@ export interface components {
             /** @description The leader this member follows; null when it knows none. */
             leaderId: components["schemas"]["HexId"] | null;
         };
+        MemberDataCheck: {
+            /** @description The revision hashed (decimal); null when none could be picked. */
+            revision: string | null;
+            at: components["schemas"]["Timestamp"];
+            /**
+             * @description The whole comparison's outcome; partial and not-compared are never consistent.
+             * @enum {string}
+             */
+            outcome: "consistent" | "partial" | "diverged" | "not-compared";
+            /**
+             * @description This member's outcome; undecided when hashes differ with no majority.
+             * @enum {string}
+             */
+            state: "agrees" | "diverged" | "undecided" | "not-compared";
+            /** @description Its HashKV hash at the revision (a uint32, decimal), when it answered. */
+            hash: string | null;
+            /** @description Its compact revision when hashing began (decimal); hashes are compared only between equal ones. */
+            compactRevision: string | null;
+            /** @description Why it was not compared. */
+            why: string | null;
+            /** @description Diverged in the last two comparisons in a row (what raises DATA_DIVERGED). */
+            diverged: boolean;
+        };
         Member: {
             id: components["schemas"]["HexId"];
             name: string;
@@ -920,6 +943,8 @@ export interface components {
             alarms: ("NOSPACE" | "CORRUPT")[];
             /** @description Its quota ETA this round (GET /healthz/etcd's quota section explains it); null when it did not answer Status. */
             quotaEta: components["schemas"]["QuotaEta"] | null;
+            /** @description This member's part of the divergence check's last comparison (HashKV at one revision every member had applied, every ETCD_PROBE_DATA_CHECK_INTERVAL); null when the check is off, has not compared yet, or did not include the member. */
+            dataCheck: components["schemas"]["MemberDataCheck"] | null;
             /** @description Kubernetes modes only - the control-plane node named like the member (kubeadm names members after nodes), or null. */
             node?: {
                 name: string;

@@ -32,6 +32,14 @@ describe('the clusters file', () => {
     expect(fileKeyOf('quotaBytes')).toBe('quotaBytes');
   });
 
+  it('turns the divergence check on for one cluster of a fleet (dataCheckInterval), leaving the others unset (off in a fleet)', () => {
+    const result = read('clusters:\n  - name: a\n    endpoints: http://10.0.0.1:2379\n    dataCheckInterval: 10m\n    dataCheckTimeout: 2m\n  - name: b\n    endpoints: http://10.0.1.1:2379\n', {}, []);
+    if (!result.ok) throw new Error(messages(result).join('\n'));
+    const [a, b] = result.entries;
+    expect(a?.config).toMatchObject({ dataCheckIntervalMs: 600_000, dataCheckTimeoutMs: 120_000 });
+    expect(b?.config).toMatchObject({ dataCheckIntervalMs: null, dataCheckTimeoutMs: 60_000 });
+  });
+
   it('reads each cluster with its own settings over the overrides the process was given', () => {
     const result = read(
       'clusters:\n  - name: a\n    endpoints: [http://10.0.0.1:2379, http://10.0.0.2:2379]\n  - name: b\n    endpoints: http://10.0.1.1:2379\n    policy: strict\n    timeout: 1s\n',

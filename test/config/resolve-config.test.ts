@@ -43,6 +43,8 @@ describe('resolveConfig: defaults', () => {
       flapChangesMax: 4,
       flapWindowMs: 600_000,
       stallRounds: 3,
+      dataCheckIntervalMs: null,
+      dataCheckTimeoutMs: 60_000,
       capiSelector: null,
       denyCidrs: ['127.0.0.0/8', '::1/128', '0.0.0.0/8', '::/128', '169.254.0.0/16', 'fe80::/10'],
       clustersFile: null,

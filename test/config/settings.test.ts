@@ -29,6 +29,7 @@ describe('SETTINGS', () => {
       'caFile',
       'certFile',
       'keyFile',
+      'dataCheckIntervalMs',
       'kubeconfig',
       'connect',
       'tlsSecret',

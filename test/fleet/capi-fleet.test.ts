@@ -51,7 +51,7 @@ describe('Cluster API Clusters as fleet entries', () => {
     let answer: CapiClusterFacts[] | Error = [facts('a'), facts('b', { phase: 'Provisioning', controlPlaneReady: false })];
     const lister: ClusterLister = { listCapiClusters: async () => (answer instanceof Error ? Promise.reject(answer) : answer) };
     const closed: string[] = [];
-    const buildCore = async (entry: { name: string }): Promise<ProbeCore> => ({ prober: {} as ProbeCore['prober'], source: {} as ProbeCore['source'], close: async () => void closed.push(entry.name) });
+    const buildCore = async (entry: { name: string }): Promise<ProbeCore> => ({ prober: {} as ProbeCore['prober'], source: {} as ProbeCore['source'], dataChecker: null, close: async () => void closed.push(entry.name) });
     const logs = new LogSink();
     const fleet = new Fleet({ shard: { index: 0, count: 1 }, limiter: new RoundLimiter(2), logger: createLogger('info', logs), now: Date.now, minForcedIntervalMs: 1000, refreshMs: 60_000, idleCloseMs: 60_000, holdConnections: false, buildCore });
     const target = { fleet: true as const, namespace: null };
@@ -78,7 +78,7 @@ describe('Cluster API Clusters as fleet entries', () => {
     const flood = (n: number) => Array.from({ length: n }, (_, i) => facts(`new-${i}`, { namespace: 'noisy', createdAt: 1000 + i }));
     let answer: CapiClusterFacts[] = [facts('prod', { namespace: 'quiet', createdAt: 5 }), facts('old', { namespace: 'noisy', createdAt: 1 }), ...flood(10)];
     const lister: ClusterLister = { listCapiClusters: async () => answer };
-    const buildCore = async (): Promise<ProbeCore> => ({ prober: {} as ProbeCore['prober'], source: {} as ProbeCore['source'], close: async () => undefined });
+    const buildCore = async (): Promise<ProbeCore> => ({ prober: {} as ProbeCore['prober'], source: {} as ProbeCore['source'], dataChecker: null, close: async () => undefined });
     const logs = new LogSink();
     const fleet = new Fleet({ shard: { index: 0, count: 1 }, limiter: new RoundLimiter(2), logger: createLogger('info', logs), now: Date.now, minForcedIntervalMs: 1000, refreshMs: 60_000, idleCloseMs: 60_000, holdConnections: false, buildCore });
     const follower = new CapiFleetFollower({ lister, target: { fleet: true as const, namespace: null }, selector: null, fleet, base, inCluster: null, refreshMs: 60_000, bounds: { maxClusters: 4, maxPerNamespace: 3 }, logger: createLogger('info', logs), now: Date.now });

@@ -10,6 +10,8 @@ import { rec } from './history/record-builders.ts';
 import { TEST_THRESHOLDS } from './snapshot-builder.ts';
 import { kubeFacts, listed, node, pod, round, three, type FakeMember } from './observation-builders.ts';
 import { probeError } from '../../src/probe/outcome.ts';
+import { compareHashes } from '../../src/probe/data-check/compare-hashes.ts';
+import { nextFindings, type DataFindings } from '../../src/probe/data-check/data-checks.ts';
 
 const GIB = 2 ** 30;
 const MIB = 2 ** 20;
@@ -18,8 +20,21 @@ const THRESHOLDS = TEST_THRESHOLDS;
 /** When every table round is judged. */
 const NOW = 1_000_000;
 
-function verdictOf(observations: RoundObservations, thresholds = THRESHOLDS, memory: LeaderMemory = NO_MEMORY, history: readonly RoundRecord[] = []): Verdict {
-  return judge(buildClusterView(observations), thresholds, NOW, { memory, history });
+function verdictOf(observations: RoundObservations, thresholds = THRESHOLDS, memory: LeaderMemory = NO_MEMORY, history: readonly RoundRecord[] = [], data: DataFindings | null = null): Verdict {
+  return judge(buildClusterView(observations), thresholds, NOW, { memory, history, data });
+}
+
+/** The divergence check's findings after two comparisons with these hashes of members a, b, c (null: failed). */
+function dataFindings(hashes: readonly (string | null)[]): DataFindings {
+  const comparison = compareHashes(
+    '100',
+    hashes.map((hash, i) => ({
+      memberId: 'abc'[i] as string,
+      outcome: hash === null ? { ok: false, error: probeError('TIMEOUT', 'deadline exceeded'), ms: 1 } : { ok: true, value: { revision: '100', compactRevision: '50', hash, currentRevision: '101' }, ms: 1 },
+    })),
+    NOW,
+  );
+  return nextFindings(nextFindings(null, comparison), comparison);
 }
 
 /** What earlier rounds proved: a leader confirmed `agoMs` before NOW. */
@@ -43,6 +58,8 @@ interface Row {
   readonly history?: readonly RoundRecord[];
   /** The leader the verdict names (checked when given; null: none). */
   readonly leader?: Verdict['leader'];
+  /** The divergence check's findings; none by default. */
+  readonly data?: DataFindings;
 }
 
 const API_DOWN = probeError('KUBE_API_UNREACHABLE', 'cannot reach the API server https://127.0.0.1:6443: connect ECONNREFUSED');
@@ -465,6 +482,27 @@ const ROWS: Row[] = [
     status: 'unhealthy',
     reasons: ['KUBE_API_NOT_ALLOWED'],
   },
+  {
+    name: 'data: one member diverged in two comparisons in a row — degraded (fails strict, not quorum)',
+    observations: round(three()),
+    data: dataFindings(['7', '8', '7']),
+    status: 'degraded',
+    reasons: ['DATA_DIVERGED'],
+  },
+  {
+    name: 'data: one member could not be compared, the others agree — healthy, never "consistent" for it',
+    observations: round(three()),
+    data: dataFindings(['7', null, '7']),
+    status: 'healthy',
+    reasons: ['DATA_NOT_COMPARED'],
+  },
+  {
+    name: 'data: all three agree — healthy, no reason',
+    observations: round(three()),
+    data: dataFindings(['7', '7', '7']),
+    status: 'healthy',
+    reasons: [],
+  },
 ];
 
 describe('judge: the verdict table', () => {
@@ -474,7 +512,7 @@ describe('judge: the verdict table', () => {
   });
 
   it.each(ROWS)('$name → $status', (row) => {
-    const v = verdictOf(row.observations, THRESHOLDS, row.memory, row.history);
+    const v = verdictOf(row.observations, THRESHOLDS, row.memory, row.history, row.data);
     expect(v.status).toBe(row.status);
     expect(codes(v)).toEqual([...row.reasons].sort());
     if (row.quorum) expect(v.quorum).toMatchObject(row.quorum);

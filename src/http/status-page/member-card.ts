@@ -1,5 +1,6 @@
 import type { MemberDisruption } from '../../probe/disruption.ts';
 import { label } from '../../probe/reason.ts';
+import { dataCheckFact, dataDivergedBadge } from './data-check-fact.ts';
 import { dbSizeBar } from './db-size-bar.ts';
 import { quotaEtaText } from './quota-eta-text.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -52,7 +53,7 @@ export function memberCard(m: MemberDoc, quotaBytes: number, disruption: MemberD
   return html`<article class="member member-${state}" data-member-id="${m.id}">
 <header class="member-head"><h3>${label(m)}</h3>${m.isLeader && html`<span class="badge badge-leader">leader</span>`}${
     m.isLearner && html`<span class="badge badge-learner">learner</span>`
-  }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}${safeToStop(disruption)}</header>
+  }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}${dataDivergedBadge(m)}${safeToStop(disruption)}</header>
 <p class="state state-${state}"><span class="dot" aria-hidden="true"></span>${STATE_TEXT[state]}${latency}</p>
 ${m.error && html`<p class="error"><code>${m.error.code}</code> ${m.error.message} <span class="layer">(layer ${m.error.layer})</span></p>`}
 <dl class="facts">
@@ -62,6 +63,7 @@ ${fact('ID', html`<code>${m.id}</code>`)}
 ${fact('Version', s ? s.version : 'unknown')}
 ${fact('Raft', s ? `index ${s.raftIndex} · applied ${s.raftAppliedIndex} · term ${s.raftTerm}` : 'unknown')}
 ${m.quotaEta && fact('Quota ETA', quotaEtaText(m.quotaEta))}
+${dataCheckFact(m)}
 </dl>
 ${dbSizeBar(s, quotaBytes)}
 </article>`;

@@ -3,6 +3,8 @@ import { memberCard, memberState } from '../../../src/http/status-page/member-ca
 import { kubeFacts, node, pod, three } from '../../probe/observation-builders.ts';
 import { probeError } from '../../../src/probe/outcome.ts';
 import { modelOf, QUOTA, snapshotOf } from './snapshot-builder.ts';
+import { compareHashes } from '../../../src/probe/data-check/compare-hashes.ts';
+import { nextFindings } from '../../../src/probe/data-check/data-checks.ts';
 
 function cards(...args: Parameters<typeof snapshotOf>) {
   const model = modelOf(snapshotOf(...args));
@@ -80,5 +82,36 @@ describe('memberCard', () => {
     expect(card(all, 'c').markup).toContain('<code>PORT_FORWARD_FAILED</code> error dialing backend <span class="layer">(layer port-forward)</span>');
     // Static mode has no nodes to speak of.
     expect(card(cards(three()), 'a').markup).not.toContain('<dt>Node</dt>');
+  });
+});
+
+describe('memberCard: the last data comparison', () => {
+  function withData(hashes: readonly (string | null)[]) {
+    const comparison = compareHashes(
+      '100',
+      hashes.map((hash, i) => ({
+        memberId: 'abc'[i] as string,
+        outcome: hash === null ? { ok: false as const, error: probeError('TIMEOUT', 'deadline exceeded'), ms: 1 } : { ok: true as const, value: { revision: '100', compactRevision: '50', hash, currentRevision: '101' }, ms: 1 },
+      })),
+      Date.UTC(2026, 11, 5, 14, 0),
+    );
+    const snapshot = { ...snapshotOf(three()), data: nextFindings(nextFindings(null, comparison), comparison) };
+    const model = modelOf(snapshot);
+    return new Map(model.members.members.map((m) => [m.id, memberCard(m, QUOTA).markup]));
+  }
+
+  it('badges the member confirmed diverged and says how each member compared', () => {
+    const all = withData(['7', '8', '7']);
+    expect(all.get('b')).toContain('data diverged');
+    expect(all.get('b')).toContain('differs from the majority at revision 100 · hash 8 · compacted at 50');
+    expect(all.get('a')).not.toContain('data diverged');
+    expect(all.get('a')).toContain('same as the majority at revision 100 · hash 7');
+    const partial = withData(['7', '7', null]);
+    expect(partial.get('c')).toContain('not compared at revision 100');
+    expect(partial.get('c')).not.toContain('data diverged');
+  });
+
+  it('says nothing of data when the check has not compared', () => {
+    for (const markup of cards(three()).values()) expect(markup.markup).not.toContain('<dt>Data</dt>');
   });
 });
