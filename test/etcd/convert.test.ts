@@ -35,6 +35,7 @@ describe('toMemberStatus', () => {
       raftAppliedIndex: 4,
       raftTerm: 2,
       isLearner: false,
+      revision: '1',
       errors: [],
       alarms: [],
     });
