@@ -7,7 +7,7 @@ import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintClientCertificate } from '../../src/tls/mint-client-certificate.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { capiFleetRules } from '../fixtures/fake-kube-apiserver/auth.ts';
+import { capiReaderRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { FakeFleet, type FleetCluster } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
 import { KUBE_TOOL_RELEASES, kubeTools, type KubeTools } from '../fixtures/kube-tools.ts';
 import { eventually } from '../helpers/http.ts';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   fleet = await FakeFleet.start({ backends: [a, b], clusters: 3, namespaces: ['team-a', 'team-b'] });
   fleet.setPhase('team-a', 'cluster-003', 'Provisioning');
   dir = mkdtempSync(join(tmpdir(), 'fake-fleet-kubectl-'));
-  readerKubeconfig = await fleet.api.writeKubeconfig(dir, { auth: 'token', token: fleet.api.addUser('system:serviceaccount:monitoring:etcd-probe', capiFleetRules('*')) });
+  readerKubeconfig = await fleet.api.writeKubeconfig(dir, { auth: 'token', token: fleet.api.addUser('system:serviceaccount:monitoring:etcd-probe', capiReaderRules('*')) });
 }, 120_000);
 
 afterAll(async () => {

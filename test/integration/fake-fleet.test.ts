@@ -12,7 +12,7 @@ import { KubeError } from '../../src/kube/kube-error.ts';
 import { mintClientCertificate } from '../../src/tls/mint-client-certificate.ts';
 import type { TlsMaterial } from '../../src/tls/tls-files.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { capiFleetRules } from '../fixtures/fake-kube-apiserver/auth.ts';
+import { capiReaderRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { FakeFleet, type FleetCluster } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
 import { openTunnel } from '../helpers/client-node-tunnel.ts';
 import { eventually } from '../helpers/http.ts';
@@ -80,7 +80,7 @@ beforeAll(async () => {
   // cluster-001 (team-a, A), cluster-002 (team-b, B), cluster-003 (team-a, A), cluster-004 (team-b, B).
   fleet = await FakeFleet.start({ backends: [a, b], clusters: 4, namespaces: ['team-a', 'team-b'], labels: (i) => ({ env: i % 2 === 0 ? 'dev' : 'prod' }) });
   dir = mkdtempSync(join(tmpdir(), 'fake-fleet-'));
-  readerKubeconfig = await fleet.api.writeKubeconfig(dir, { auth: 'token', token: fleet.api.addUser('system:serviceaccount:monitoring:etcd-probe', capiFleetRules('*')) });
+  readerKubeconfig = await fleet.api.writeKubeconfig(dir, { auth: 'token', token: fleet.api.addUser('system:serviceaccount:monitoring:etcd-probe', capiReaderRules('*')) });
 }, 120_000);
 
 afterAll(async () => {
@@ -91,7 +91,7 @@ afterAll(async () => {
 
 describe('the management cluster, read with client-node as the fleet reader', () => {
   it('lists Clusters across namespaces, in one namespace and by label, each shaped as Cluster API serves it', async () => {
-    const api = kubeConfigFor(fleet.api.kubeconfig({ auth: 'token', token: fleet.api.addUser('reader', capiFleetRules('*')) })).makeApiClient(CustomObjectsApi);
+    const api = kubeConfigFor(fleet.api.kubeconfig({ auth: 'token', token: fleet.api.addUser('reader', capiReaderRules('*')) })).makeApiClient(CustomObjectsApi);
     const all = await api.listClusterCustomObject(GROUP);
     expect(all).toMatchObject({ kind: 'ClusterList', apiVersion: 'cluster.x-k8s.io/v1beta1' });
     expect(all.items.map((c: KubernetesObject) => `${c.metadata?.namespace}/${c.metadata?.name}`)).toEqual(['team-a/cluster-001', 'team-a/cluster-003', 'team-b/cluster-002', 'team-b/cluster-004']);
@@ -108,13 +108,13 @@ describe('the management cluster, read with client-node as the fleet reader', ()
   });
 
   it('gives the fleet reader get on Secrets by name but no list, and a namespaced reader nothing outside its namespace', async () => {
-    const reader = kubeConfigFor(fleet.api.kubeconfig({ auth: 'token', token: fleet.api.addUser('reader', capiFleetRules('*')) }));
+    const reader = kubeConfigFor(fleet.api.kubeconfig({ auth: 'token', token: fleet.api.addUser('reader', capiReaderRules('*')) }));
     const core = reader.makeApiClient(CoreV1Api);
     const secret = await core.readNamespacedSecret({ namespace: 'team-a', name: 'cluster-001-kubeconfig' });
     expect(secret.type).toBe('cluster.x-k8s.io/secret');
     await expect(core.listNamespacedSecret({ namespace: 'team-a' })).rejects.toMatchObject({ code: 403 });
 
-    const teamA = kubeConfigFor(fleet.api.kubeconfig({ auth: 'token', token: fleet.api.addUser('team-a-reader', capiFleetRules(['team-a'])) }));
+    const teamA = kubeConfigFor(fleet.api.kubeconfig({ auth: 'token', token: fleet.api.addUser('team-a-reader', capiReaderRules(['team-a'])) }));
     const custom = teamA.makeApiClient(CustomObjectsApi);
     expect((await custom.listNamespacedCustomObject({ ...GROUP, namespace: 'team-a' })).items).toHaveLength(2);
     await expect(custom.listClusterCustomObject(GROUP)).rejects.toMatchObject({ code: 403 });
@@ -122,7 +122,7 @@ describe('the management cluster, read with client-node as the fleet reader', ()
   });
 
   it('follows Clusters with an informer (list, then watch) as they are added, paused, deleted and removed', async () => {
-    const kc = kubeConfigFor(fleet.api.kubeconfig({ auth: 'token', token: fleet.api.addUser('watcher', capiFleetRules('*')) }));
+    const kc = kubeConfigFor(fleet.api.kubeconfig({ auth: 'token', token: fleet.api.addUser('watcher', capiReaderRules('*')) }));
     const custom = kc.makeApiClient(CustomObjectsApi);
     const informer = makeInformer<KubernetesObject & { spec?: { paused?: boolean }; status?: { phase?: string } }>(kc, '/apis/cluster.x-k8s.io/v1beta1/clusters', () => custom.listClusterCustomObject(GROUP));
     const seen: string[] = [];
