@@ -121,7 +121,7 @@ export class Fleet {
       else work.push(slot.releaseIfIdle(this.#options.idleCloseMs));
     }
     const gapMs = warm.length > 0 ? spreadMs / warm.length : 0;
-    for (const [i, slot] of warm.entries()) {
+    for (const [i, slot] of interleavedByTenant(warm).entries()) {
       if (i > 0 && gapMs > 0 && !(await this.#paused(gapMs))) break;
       work.push(slot.cache.get().catch(() => undefined));
     }
@@ -164,4 +164,25 @@ export class Fleet {
       ...(management ? { management } : {}),
     });
   }
+}
+
+/**
+ * The clusters of a refresh in the order their rounds start: one of each tenant (a Cluster's namespace) in
+ * turn, each tenant's in their own order. A refresh spreads its rounds over the interval, so in listing
+ * order a tenant with 400 clusters ahead of another's would put the other's rounds at the end of every
+ * refresh; in turns, a tenant's clusters start as early as any other's share of the interval allows.
+ */
+export function interleavedByTenant<T extends { readonly entry: { readonly name: string } }>(slots: readonly T[]): T[] {
+  const byTenant = new Map<string, T[]>();
+  for (const slot of slots) {
+    const name = slot.entry.name;
+    const tenant = name.includes('/') ? name.slice(0, name.indexOf('/')) : '';
+    const list = byTenant.get(tenant);
+    if (list) list.push(slot);
+    else byTenant.set(tenant, [slot]);
+  }
+  const queues = [...byTenant.values()];
+  const ordered: T[] = [];
+  for (let i = 0; ordered.length < slots.length; i++) for (const queue of queues) if (i < queue.length) ordered.push(queue[i] as T);
+  return ordered;
 }
