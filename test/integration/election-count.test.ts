@@ -92,7 +92,7 @@ describe('two of three members killed, then restarted', () => {
     recorder.mark('two restarted');
     await Promise.all(followers.map((i) => cluster.restart(i)));
     await cluster.waitHealthy();
-    expect(await recorder.until((x) => x.status === 'healthy', 30_000)).not.toBeNull();
+    const healthy = await recorder.until((x) => x.status === 'healthy', 30_000);
     await recorder.observe(3000, 5);
 
     const killed = recorder.phase('two of three killed');
@@ -103,6 +103,7 @@ describe('two of three members killed, then restarted', () => {
     console.log(`issue 26 history, etcd ${etcdVersion()}: elections=${h.elections} ${JSON.stringify(h.transitions)}`);
 
     const context = `${record}\n${formatSamples(restarted)}`;
+    expect(healthy, context).not.toBeNull();
     expect(killed.every((x) => !x.codes.includes(FLC)), context).toBe(true);
     expect(restarted.every((x) => !x.codes.includes(FLC)), context).toBe(true);
     // Ends healthy and stays so.
