@@ -12,7 +12,9 @@ function transitionDocument(t: Transition) {
     case 'member':
       return { kind: t.kind, at: iso(t.at), member: t.member, from: t.from, to: t.to, code: t.code };
     case 'leader':
-      return { kind: t.kind, at: iso(t.at), from: t.from, to: t.to, fromTerm: t.fromTerm, toTerm: t.toTerm, elections: t.elections };
+      return { kind: t.kind, at: iso(t.at), from: t.from, to: t.to, fromTerm: t.fromTerm, toTerm: t.toTerm, elections: t.elections, afterQuorumLoss: t.afterQuorumLoss };
+    case 'term':
+      return { kind: t.kind, at: iso(t.at), leader: t.leader, fromTerm: t.fromTerm, toTerm: t.toTerm };
     case 'alarm':
       return { kind: t.kind, at: iso(t.at), member: t.member, alarm: t.alarm, change: t.change };
   }

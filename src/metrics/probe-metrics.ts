@@ -44,7 +44,7 @@ export class ProbeMetrics {
   readonly #rpcDuration = new Histogram({ name: 'etcd_probe_rpc_duration_seconds', help: 'Duration of each etcd call of a round, failed ones included.', labelNames: ['id', 'rpc'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5], registers: [this.registry] });
   readonly #rounds = new Counter({ name: 'etcd_probe_rounds_total', help: 'Probe rounds by verdict.', labelNames: ['status'], registers: [this.registry] });
   readonly #disruptions = new Gauge({ name: 'etcd_probe_disruptions_allowed', help: 'How many voting members could stop now without losing quorum (0 when quorum is lost or its margin unknown).', registers: [this.registry] });
-  readonly #leaderChanges = new Counter({ name: 'etcd_probe_leader_changes_total', help: 'Leader elections seen between rounds (leader changes, and raft term jumps between rounds), since the process started.', registers: [this.registry] });
+  readonly #leaderChanges = new Counter({ name: 'etcd_probe_leader_changes_total', help: 'Changes of leader seen between rounds, since the process started (not term jumps under the same leader, nor the change that ends a lost quorum).', registers: [this.registry] });
   readonly #memberTransitions = new Counter({ name: 'etcd_probe_member_transitions_total', help: 'Changes of a member\'s state between rounds, by the state it changed to.', labelNames: ['id', 'to'], registers: [this.registry] });
   // Cumulative per-member series, labelled by member ID (hex) and removed when the member is gone.
   readonly #rpcSeries = new MemberSeries(this.#rpcDuration);

@@ -131,8 +131,8 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   },
   FREQUENT_LEADER_CHANGES: {
     severity: 'degraded',
-    when: 'Recent rounds saw `ETCD_PROBE_LEADER_CHANGES` (4) or more leader elections within `ETCD_PROBE_LEADER_CHANGES_WINDOW` (15m), as the etcd monitoring mixin alerts: each leader change seen between rounds, and raft term jumps that show elections the rounds did not see.',
-    hint: "Leaders that keep changing point at slow disks or a flaky network long before anything fails: check etcd_disk_wal_fsync_duration_seconds and etcd_network_peer_round_trip_time_seconds on every member, CPU starvation of the etcd processes, and that --heartbeat-interval and --election-timeout suit the network's round trip.",
+    when: "Recent rounds saw `ETCD_PROBE_LEADER_CHANGES` (4) or more leader elections within `ETCD_PROBE_LEADER_CHANGES_WINDOW` (15m), as the etcd monitoring mixin alerts: each change of leader seen between rounds. A raft term jump under the same leader is not one (etcd 3.4's lone survivor of a lost quorum raises the term with every failed campaign), nor is the change that ends a lost quorum (QUORUM_LOST reported that outage); /history lists both, as `term` and `afterQuorumLoss`.",
+    hint: "Leaders that keep changing while quorum holds point at slow disks or a flaky network long before anything fails: check etcd_disk_wal_fsync_duration_seconds and etcd_network_peer_round_trip_time_seconds on every member, CPU starvation of the etcd processes, and that --heartbeat-interval and --election-timeout suit the network's round trip.",
   },
   MEMBER_FLAPPING: {
     severity: 'degraded',

@@ -689,8 +689,17 @@ export interface components {
             to: components["schemas"]["MemberRef"];
             fromTerm: number;
             toTerm: number;
-            /** @description Elections between the two rounds: the raft term increase, at least 1 for a new leader. */
+            /** @description What this change counts towards FREQUENT_LEADER_CHANGES: 1, or 0 when it ended a lost quorum. */
             elections: number;
+            /** @description A round between the two leaders had no quorum (QUORUM_LOST or no member reachable): the election ended an outage already reported. */
+            afterQuorumLoss: boolean;
+        } | {
+            /** @constant */
+            kind: "term";
+            at: components["schemas"]["Timestamp"];
+            leader: components["schemas"]["MemberRef"];
+            fromTerm: number;
+            toTerm: number;
         } | {
             /** @constant */
             kind: "alarm";
@@ -706,7 +715,7 @@ export interface components {
             windowSeconds: number;
             /** @description Rounds held between from and to. */
             rounds: number;
-            /** @description Leader elections within from and to. */
+            /** @description Changes of leader within from and to, as FREQUENT_LEADER_CHANGES counts them: term jumps under the same leader and changes that ended a lost quorum are not counted. */
             elections: number;
             transitions: components["schemas"]["Transition"][];
             members: {

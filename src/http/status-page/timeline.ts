@@ -40,7 +40,7 @@ function leaderMarks(report: HistoryReport): SafeHtml[] {
   for (const t of report.transitions) {
     if (t.kind !== 'leader') continue;
     const i = slotOf(report, t.at);
-    marks.set(i, [...(marks.get(i) ?? []), `${clock(t.at)} ${label(t.from)} → ${label(t.to)}${t.elections > 1 ? ` (${t.elections} elections)` : ''}`]);
+    marks.set(i, [...(marks.get(i) ?? []), `${clock(t.at)} ${label(t.from)} → ${label(t.to)}${t.afterQuorumLoss ? ' (after quorum loss)' : ''}`]);
   }
   return Array.from({ length: TIMELINE_SLOTS }, (_, i) => {
     const here = marks.get(i);

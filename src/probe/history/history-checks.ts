@@ -1,6 +1,6 @@
 import { label, reason, type Reason } from '../reason.ts';
 import type { MemberState, ObservedRound, RoundRecord } from './round-record.ts';
-import { electionsBetween } from './transitions.ts';
+import { leaderChanged, lostQuorum } from './transitions.ts';
 
 /** The limits of the checks that read recent rounds. */
 export interface HistoryThresholds {
@@ -69,21 +69,27 @@ function stateChanges(past: readonly RoundRecord[], current: ObservedRound, wind
   return { changes, path };
 }
 
-/** FREQUENT_LEADER_CHANGES: elections (leader changes, and term jumps between rounds) within the window. */
+/**
+ * FREQUENT_LEADER_CHANGES: changes of leader within the window. A term jump under the same leader is not
+ * one, and a change that ended a lost quorum is not counted: QUORUM_LOST reported that outage, and the
+ * election that ended it says nothing about disks or the network.
+ */
 export function judgeLeaderChanges(past: readonly RoundRecord[], current: ObservedRound, t: HistoryThresholds): Reason[] {
   const changes: string[] = [];
   let elections = 0;
   let before: Round | null = null;
+  let quorumLost = false;
   eachInWindow(past, current, t.leaderChangesWindowMs, (after) => {
-    if (after.leader === null) return;
-    if (before !== null) {
-      const n = electionsBetween(before, after);
-      if (n > 0) {
-        elections += n;
-        changes.push(`${clock(after.at)} ${before.leader ? label(before.leader) : '?'} → ${label(after.leader)}${n > 1 ? ` (${n} elections, term ${before.term} → ${after.term})` : ''}`);
-      }
+    if (after.leader === null) {
+      if ('status' in after && lostQuorum(after)) quorumLost = true;
+      return;
+    }
+    if (before !== null && !quorumLost && leaderChanged(before, after)) {
+      elections++;
+      changes.push(`${clock(after.at)} ${before.leader ? label(before.leader) : '?'} → ${label(after.leader)}`);
     }
     before = after;
+    quorumLost = false;
   });
   if (elections < t.leaderChangesMax) return [];
   return [

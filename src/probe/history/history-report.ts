@@ -1,7 +1,7 @@
 import type { MemberRef } from '../reason.ts';
 import type { LastFailure, RoundHistory } from './round-history.ts';
 import type { MemberState, RoundRecord } from './round-record.ts';
-import { transitionsBetween, type Transition } from './transitions.ts';
+import { lostQuorum, transitionsBetween, type Transition } from './transitions.ts';
 
 /** What `/history` is asked for: from when (within the window), and optionally one member (by ID). */
 export interface HistoryQuery {
@@ -29,7 +29,7 @@ export interface HistoryReport {
   readonly to: number;
   readonly windowMs: number;
   readonly rounds: number;
-  /** Leader elections within the window (changes seen, and term jumps between rounds). */
+  /** Leader changes within the window, not counting those that ended a lost quorum (as FREQUENT_LEADER_CHANGES counts). */
   readonly elections: number;
   readonly transitions: readonly Transition[];
   readonly members: readonly MemberHistory[];
@@ -43,6 +43,8 @@ function about(t: Transition, id: string): boolean {
       return true;
     case 'leader':
       return t.from.id === id || t.to.id === id;
+    case 'term':
+      return t.leader.id === id;
     default:
       return t.member.id === id;
   }
@@ -55,15 +57,19 @@ export function historyReport(history: RoundHistory, query: HistoryQuery, now: n
   const records = history.records(from);
   const transitions: Transition[] = [];
   let lastLed: RoundRecord | null = null;
+  let quorumLost = false;
   let elections = 0;
   for (let i = 0; i < records.length; i++) {
     const record = records[i] as RoundRecord;
-    const changes = transitionsBetween(i === 0 ? null : (records[i - 1] ?? null), record, lastLed);
+    const changes = transitionsBetween(i === 0 ? null : (records[i - 1] ?? null), record, lastLed, quorumLost);
     for (const t of changes) {
       if (t.kind === 'leader') elections += t.elections;
       if (query.memberId === null || about(t, query.memberId)) transitions.push(t);
     }
-    if (record.leader) lastLed = record;
+    if (record.leader) {
+      lastLed = record;
+      quorumLost = false;
+    } else if (lostQuorum(record)) quorumLost = true;
   }
   const latest = records.at(-1);
   const failures = history.lastFailures();

@@ -1,7 +1,7 @@
 import type { ProbeErrorCode } from '../outcome.ts';
 import type { MemberRef } from '../reason.ts';
 import type { RoundRecord } from './round-record.ts';
-import { transitionsBetween, type Transition } from './transitions.ts';
+import { lostQuorum, transitionsBetween, type Transition } from './transitions.ts';
 
 /** How much history to keep: its window, a cap on its memory, and how far back the verdict's own checks look. */
 export interface HistoryLimits {
@@ -39,6 +39,8 @@ export class RoundHistory {
   #first = 0;
   #bytes = 0;
   #lastLed: RoundRecord | null = null;
+  /** A round since #lastLed had no quorum: the next leader change ends an outage, not a flaky election. */
+  #quorumLostSinceLed = false;
   readonly #lastFailures = new Map<string, LastFailure>();
   #added = 0;
 
@@ -49,8 +51,11 @@ export class RoundHistory {
   /** Adds a round's record and its members' failure messages; returns what changed since the previous round. */
   add(record: RoundRecord, failures: ReadonlyMap<string, string> = new Map()): Transition[] {
     const previous = this.latest();
-    const changes = transitionsBetween(previous, record, this.#lastLed);
-    if (record.leader) this.#lastLed = record;
+    const changes = transitionsBetween(previous, record, this.#lastLed, this.#quorumLostSinceLed);
+    if (record.leader) {
+      this.#lastLed = record;
+      this.#quorumLostSinceLed = false;
+    } else if (lostQuorum(record)) this.#quorumLostSinceLed = true;
     for (const m of record.members) {
       if (m.state === 'healthy' || m.state === 'unknown') continue;
       this.#lastFailures.set(m.id, { member: { id: m.id, name: m.name }, at: record.at, code: m.failure, message: failures.get(m.id) ?? m.failure ?? m.state });

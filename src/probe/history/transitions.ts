@@ -23,10 +23,23 @@ export type Transition =
       readonly fromTerm: number;
       readonly toTerm: number;
       /**
-       * Elections between the two rounds: the raft term's increase, at least 1 when the leader changed.
-       * More than the rounds saw when the term jumped (a leader lost and regained between rounds).
+       * Elections this change counts for FREQUENT_LEADER_CHANGES: 1, or 0 when quorum was lost between
+       * the two leaders (the election ended an outage that QUORUM_LOST already reported).
        */
-      readonly elections: number;
+      readonly elections: 0 | 1;
+      /** A round between the two leaders had no quorum (QUORUM_LOST or no member reachable). */
+      readonly afterQuorumLoss: boolean;
+    }
+  | {
+      /**
+       * The same leader in a higher raft term: failed campaigns (etcd 3.4 has no pre-vote) or a leader
+       * lost and regained between rounds. Not a change of leader, so not counted as an election.
+       */
+      readonly kind: 'term';
+      readonly at: number;
+      readonly leader: MemberRef;
+      readonly fromTerm: number;
+      readonly toTerm: number;
     }
   | { readonly kind: 'alarm'; readonly at: number; readonly member: MemberRef; readonly alarm: string; readonly change: 'raised' | 'cleared' };
 
@@ -38,18 +51,26 @@ function ref(records: readonly RoundRecord[], id: string): MemberRef {
   return { id, name: '' };
 }
 
-/** Elections between two rounds that both confirmed a leader: term increase, at least 1 for a new leader. */
-export function electionsBetween(before: Pick<RoundRecord, 'leader' | 'term'>, after: Pick<RoundRecord, 'leader' | 'term'>): number {
-  if (!before.leader || !after.leader || before.term === null || after.term === null) return 0;
-  const termJump = Math.max(0, after.term - before.term);
-  return after.leader.id !== before.leader.id ? Math.max(1, termJump) : termJump;
+/**
+ * A leader change between two rounds that both confirmed a leader is a change of leader, nothing else: a
+ * term jump under the same leader shows campaigns, not a new leader (etcd 3.4's lone survivor of a lost
+ * quorum raises the term every election timeout), and counting it made elections that never happened.
+ */
+export function leaderChanged(before: Pick<RoundRecord, 'leader'>, after: Pick<RoundRecord, 'leader'>): boolean {
+  return !!before.leader && !!after.leader && before.leader.id !== after.leader.id;
+}
+
+/** A round without quorum, as its verdict said: no read passed and the verdict was unhealthy (QUORUM_LOST, NO_MEMBER_REACHABLE). */
+export function lostQuorum(record: Pick<RoundRecord, 'confirmed' | 'status'>): boolean {
+  return !record.confirmed && record.status === 'unhealthy';
 }
 
 /**
  * What changed from `before` to `after`. `lastLed` is the latest earlier round with a confirmed leader,
- * since rounds without one (an election) sit between the two leaders. Pure.
+ * since rounds without one (an election) sit between the two leaders; `quorumLostSince` says whether a
+ * round after `lastLed` had no quorum. Pure.
  */
-export function transitionsBetween(before: RoundRecord | null, after: RoundRecord, lastLed: RoundRecord | null): Transition[] {
+export function transitionsBetween(before: RoundRecord | null, after: RoundRecord, lastLed: RoundRecord | null, quorumLostSince = false): Transition[] {
   const out: Transition[] = [];
   const at = after.at;
   if (before && before.status !== after.status) out.push({ kind: 'verdict', at, from: before.status, to: after.status });
@@ -60,9 +81,11 @@ export function transitionsBetween(before: RoundRecord | null, after: RoundRecor
     }
   }
   if (lastLed?.leader && after.leader && lastLed.term !== null && after.term !== null) {
-    const elections = electionsBetween(lastLed, after);
-    if (elections > 0) {
-      out.push({ kind: 'leader', at, from: lastLed.leader, to: after.leader, fromTerm: lastLed.term, toTerm: after.term, elections });
+    if (leaderChanged(lastLed, after)) {
+      const afterQuorumLoss = quorumLostSince;
+      out.push({ kind: 'leader', at, from: lastLed.leader, to: after.leader, fromTerm: lastLed.term, toTerm: after.term, elections: afterQuorumLoss ? 0 : 1, afterQuorumLoss });
+    } else if (after.term > lastLed.term) {
+      out.push({ kind: 'term', at, leader: after.leader, fromTerm: lastLed.term, toTerm: after.term });
     }
   }
   if (before) {

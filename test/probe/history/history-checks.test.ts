@@ -19,10 +19,16 @@ describe('FREQUENT_LEADER_CHANGES', () => {
     expect(r?.message).toBe('4 leader elections in the last 15m (4 or more is frequent): 00:01:00 m-a → m-b; 00:02:00 m-b → m-c; 00:03:00 m-c → m-a; 00:04:00 m-a → m-b');
   });
 
-  it('counts elections the rounds did not see from raft term jumps, also with the same leader', () => {
-    const rounds = [rec(0, { term: 2 }), rec(60, { term: 3 }), rec(120, { term: 6 })];
-    const [r] = judgeLeaderChanges(...split(rounds), T);
-    expect(r?.message).toMatch(/^4 leader elections .*00:01:00 m-a → m-a; 00:02:00 m-a → m-a \(3 elections, term 3 → 6\)$/);
+  it('counts no election for a term jump under the same leader (issue 26: the lone survivor of a lost quorum campaigns)', () => {
+    const rounds = [rec(0, { term: 2 }), rec(60, { term: 3 }), rec(120, { term: 12 })];
+    expect(judgeLeaderChanges(...split(rounds), { ...T, leaderChangesMax: 1 })).toEqual([]);
+  });
+
+  it('counts no election for a leader change that ended a lost quorum, and counts the next one', () => {
+    const lost = [rec(0, { leader: 'a', term: 2 }), rec(5, { leader: null, status: 'unhealthy' }), rec(10, { leader: 'b', term: 12 })];
+    expect(judgeLeaderChanges(...split(lost), { ...T, leaderChangesMax: 1 })).toEqual([]);
+    const then = [...lost, rec(20, { leader: 'c', term: 13 })];
+    expect(judgeLeaderChanges(...split(then), { ...T, leaderChangesMax: 1 })[0]?.message).toMatch(/^1 leader elections .*00:00:20 m-b → m-c$/);
   });
 
   it('skips rounds without a confirmed leader (the election itself) and counts the change across them', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { electionsBetween, transitionsBetween } from '../../../src/probe/history/transitions.ts';
+import { leaderChanged, transitionsBetween } from '../../../src/probe/history/transitions.ts';
 import { rec } from './record-builders.ts';
 
 describe('transitionsBetween', () => {
@@ -29,19 +29,29 @@ describe('transitionsBetween', () => {
     const election = rec(5, { leader: null, status: 'degraded' });
     const after = rec(10, { leader: 'b', term: 3, status: 'degraded' });
     expect(transitionsBetween(election, after, lastLed)).toEqual([
-      { kind: 'leader', at: 10_000, from: { id: 'a', name: 'm-a' }, to: { id: 'b', name: 'm-b' }, fromTerm: 2, toTerm: 3, elections: 1 },
+      { kind: 'leader', at: 10_000, from: { id: 'a', name: 'm-a' }, to: { id: 'b', name: 'm-b' }, fromTerm: 2, toTerm: 3, elections: 1, afterQuorumLoss: false },
     ]);
   });
 
-  it('reports elections the rounds did not see from a term jump under the same leader', () => {
-    expect(transitionsBetween(rec(0, { term: 4 }), rec(5, { term: 7 }), rec(0, { term: 4 }))).toEqual([
-      { kind: 'leader', at: 5000, from: { id: 'a', name: 'm-a' }, to: { id: 'a', name: 'm-a' }, fromTerm: 4, toTerm: 7, elections: 3 },
+  it('calls a leader change that ended a lost quorum what it is, and counts no election for it', () => {
+    const lastLed = rec(0, { leader: 'a', term: 2 });
+    const after = rec(10, { leader: 'b', term: 12 });
+    // The previous round is led too here, so that only the leader change is listed.
+    expect(transitionsBetween(rec(5), after, lastLed, true)).toEqual([
+      { kind: 'leader', at: 10_000, from: { id: 'a', name: 'm-a' }, to: { id: 'b', name: 'm-b' }, fromTerm: 2, toTerm: 12, elections: 0, afterQuorumLoss: true },
     ]);
   });
 
-  it('counts one election at least for a new leader, and none without terms', () => {
-    expect(electionsBetween(rec(0, { leader: 'a', term: 5 }), rec(5, { leader: 'b', term: 5 }))).toBe(1);
-    expect(electionsBetween(rec(0, { leader: null }), rec(5, { leader: 'b' }))).toBe(0);
+  it('records a term jump under the same leader as a term event, not a leader change (issue 26: 3.4 campaigns)', () => {
+    expect(transitionsBetween(rec(0, { term: 2 }), rec(5, { term: 12 }), rec(0, { term: 2 }))).toEqual([
+      { kind: 'term', at: 5000, leader: { id: 'a', name: 'm-a' }, fromTerm: 2, toTerm: 12 },
+    ]);
+  });
+
+  it('sees a leader change only when the leader differs', () => {
+    expect(leaderChanged(rec(0, { leader: 'a', term: 5 }), rec(5, { leader: 'b', term: 5 }))).toBe(true);
+    expect(leaderChanged(rec(0, { leader: 'a', term: 5 }), rec(5, { leader: 'a', term: 9 }))).toBe(false);
+    expect(leaderChanged(rec(0, { leader: null }), rec(5, { leader: 'b' }))).toBe(false);
   });
 
   it('has nothing to compare on the first round', () => {
