@@ -56,7 +56,7 @@ describe('RoundJudge: a verdict over time', () => {
       ['degraded', 'MEMBER_UNREACHABLE', 'm-b'],
     ]);
     expect(seen[2]?.changes.filter((c) => c.kind === 'leader')).toEqual([
-      { kind: 'leader', at: 2005, from: { id: 'a', name: 'm-a' }, to: { id: 'b', name: 'm-b' }, fromTerm: 2, toTerm: 3, elections: 1 },
+      { kind: 'leader', at: 2005, from: { id: 'a', name: 'm-a' }, to: { id: 'b', name: 'm-b' }, fromTerm: 2, toTerm: 3, elections: 1, afterQuorumLoss: false },
     ]);
   });
 
