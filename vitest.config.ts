@@ -21,7 +21,7 @@ const integration = (project: string, groupOrder: number) => ({
   execArgv: ['--expose-gc', '--no-deprecation'],
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  globalSetup: ['test/fixtures/etcd-global-setup.ts', 'test/helpers/own-tmpdir.ts'],
+  globalSetup: ['lab/etcd/global-setup.ts', 'test/helpers/own-tmpdir.ts'],
   // NODE_DISABLE_COMPILE_CACHE: the processes the tests start (npm among them) would otherwise leave Node's
   // compile cache in the project's temp folder, which the run counts as a test's leftover.
   env: { TMPDIR: ownTmpdir(project), NODE_DISABLE_COMPILE_CACHE: '1' },

@@ -1,6 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { backEdges, cycles, folderEdges, importEdges, importSpecifiers, sourceFiles, unlayeredFolders, type ImportEdge, type Layers } from './helpers/import-graph.ts';
+import {
+  backEdges,
+  cycles,
+  folderEdges,
+  importEdges,
+  importSpecifiers,
+  repoImports,
+  sourceFiles,
+  unlayeredFolders,
+  wallBreaches,
+  type ImportEdge,
+  type Layers,
+  type RepoImport,
+} from './helpers/import-graph.ts';
 
 // The layers of src/, from the bottom up, as docs/architecture.md draws them. A folder imports only
 // folders of lower layers; the folders of one layer do not import each other. `app` is src/app.ts,
@@ -54,6 +67,55 @@ describe('the import graph of src/', () => {
     // The diagram lists the layers top down, one line each: "  main", "  log · metrics", ...
     const drawn = [...doc.matchAll(/^ {2}([a-z-]+(?: · [a-z-]+)*)\s+│/gm)].map((m) => (m[1] as string).split(' · '));
     expect(drawn).toEqual([...LAYERS].reverse());
+  });
+});
+
+// The lab (etcd clusters, certificates, network namespaces, the stand-ins) is a package of its own that
+// the tests, the demo and the bench import by name (#lab/); the image holds src/ only.
+describe('the walls between src/, lab/, scripts/ and test/', () => {
+  const ROOT = new URL('..', import.meta.url).pathname;
+  const imports = repoImports(ROOT, ['src', 'lab', 'scripts', 'test']);
+
+  it('finds the imports it checks', () => {
+    const crossing = (from: string, to: string) => expect(imports.map(({ from, to }) => ({ from, to }))).toContainEqual({ from, to });
+    crossing('scripts/demo/main.ts', 'lab/etcd/cluster.ts');
+    crossing('lab/netns/netns-cluster.ts', 'lab/etcd/cluster.ts');
+    crossing('test/integration/haproxy.test.ts', 'lab/haproxy/haproxy.ts');
+    crossing('src/main.ts', 'src/cli/serve.ts');
+  });
+
+  it('has src/ import nothing outside it, lab/ and scripts/ nothing from test/, and lab folders one another by #lab/ only', () => {
+    expect(wallBreaches(imports)).toEqual([]);
+  });
+
+  it('resolves every #lab/ import to a file of lab/', () => {
+    const missing = imports.filter((i) => i.specifier.startsWith('#') && !existsSync(new URL(`../${i.to}`, import.meta.url)));
+    expect(missing).toEqual([]);
+  });
+
+  it('flags each kind of breach', () => {
+    const at = (from: string, specifier: string, to: string): RepoImport => ({ from, specifier, to });
+    expect(
+      wallBreaches([
+        at('src/app.ts', '#lab/etcd/cluster.ts', 'lab/etcd/cluster.ts'),
+        at('src/app.ts', '../test/helpers/http.ts', 'test/helpers/http.ts'),
+        at('scripts/bench/main.ts', '../../test/helpers/http.ts', 'test/helpers/http.ts'),
+        at('lab/etcd/cluster.ts', '../../test/helpers/http.ts', 'test/helpers/http.ts'),
+        at('lab/etcd/cluster.ts', '../../src/app.ts', 'src/app.ts'),
+        at('lab/netns/netns-cluster.ts', '../etcd/cluster.ts', 'lab/etcd/cluster.ts'),
+        at('scripts/bench/main.ts', '../demo/keys.ts', 'scripts/demo/keys.ts'),
+        at('scripts/bench/main.ts', '../../lab/etcd/cluster.ts', 'lab/etcd/cluster.ts'),
+      ]),
+    ).toHaveLength(8);
+    expect(
+      wallBreaches([
+        at('lab/netns/netns-cluster.ts', '#lab/etcd/cluster.ts', 'lab/etcd/cluster.ts'),
+        at('lab/netns/netns-cluster.ts', './link-faults.ts', 'lab/netns/link-faults.ts'),
+        at('scripts/bench/main.ts', './report.ts', 'scripts/bench/report.ts'),
+        at('scripts/bench/main.ts', '../../src/app.ts', 'src/app.ts'),
+        at('test/integration/cli.test.ts', '../../scripts/demo/keys.ts', 'scripts/demo/keys.ts'),
+      ]),
+    ).toEqual([]);
   });
 });
 

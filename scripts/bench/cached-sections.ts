@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import type { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
+import type { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { failures, heapText, HEALTHZ, roundsTotal, type BenchContext } from './context.ts';
 import { load, type LoadResult } from './load.ts';
 import { metric, type Metric } from './report.ts';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { statFields } from '../../test/helpers/proc-stat.ts';
+import { statFields } from '#lab/process/proc-stat.ts';
 
 // Every child the bench starts, so that a dying bench still SIGKILLs them (the exit hook runs synchronously).
 const live = new Set<ChildProcess>();

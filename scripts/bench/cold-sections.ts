@@ -1,5 +1,5 @@
-import { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
-import { freePorts } from '../../test/fixtures/free-port.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { freePorts } from '#lab/ports/free-port.ts';
 import { heapText, HEALTHZ, roundsTotal, serviceEnv, type BenchContext } from './context.ts';
 import { load, timedGet, timedGetAnyStatus, timedGetJson } from './load.ts';
 import { RawEtcd } from './raw-etcd.ts';

@@ -1,4 +1,4 @@
-import type { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
+import type { EtcdCluster } from '#lab/etcd/cluster.ts';
 import type { LoadResult } from './load.ts';
 import type { RawEtcd } from './raw-etcd.ts';
 import type { ServerChild } from './servers.ts';

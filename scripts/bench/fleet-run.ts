@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { capiFleetRules } from '../../test/fixtures/fake-kube-apiserver/auth.ts';
-import { FakeFleet, type FleetBackend } from '../../test/fixtures/fake-kube-apiserver/fake-fleet.ts';
+import { capiFleetRules } from '#lab/kube-apiserver/auth.ts';
+import { FakeFleet, type FleetBackend } from '#lab/kube-apiserver/fake-fleet.ts';
 import { timedGetAnyStatus, timedGetJson } from './load.ts';
 import { startService, type ServerChild } from './servers.ts';
 

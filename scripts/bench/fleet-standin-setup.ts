@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { CapiAccess } from '../../src/discovery/capi-access.ts';
 import { TunnelledMemberClient } from '../../src/discovery/tunnelled-member-client.ts';
 import { KubeConnection, loadKubeConfig } from '../../src/kube/kube-connection.ts';
-import { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
-import { FakeFleet, type FleetBackend } from '../../test/fixtures/fake-kube-apiserver/fake-fleet.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { FakeFleet, type FleetBackend } from '#lab/kube-apiserver/fake-fleet.ts';
 
-// What the kube-apiserver STAND-IN's simulated Cluster API fleet (test/fixtures/fake-kube-apiserver/
+// What the kube-apiserver STAND-IN's simulated Cluster API fleet (lab/kube-apiserver/
 // fake-fleet.ts) costs to set up: wall and CPU time, and RSS and heap of the process, with 50, 200 and
 // 500 workload clusters (each its own API server, kubeconfig, etcd CA, 3 nodes and etcd pods, a Cluster
 // and two Secrets). Each size runs in a fresh child process so that RSS readings do not carry over.
@@ -105,7 +105,7 @@ async function measure(clusters: number, reach: boolean): Promise<Measurement> {
 
 function print(rows: readonly Measurement[], reach: boolean): void {
   const lines = [
-    'kube-apiserver STAND-IN (test/fixtures/fake-kube-apiserver, not a real API server): cost of a simulated Cluster API fleet in one process',
+    'kube-apiserver STAND-IN (lab/kube-apiserver, not a real API server): cost of a simulated Cluster API fleet in one process',
     reach ? 'backends: two real 3-member TLS etcd clusters; every cluster reached once through its port-forward and TLS relay' : 'backends: one 3-member backend that runs no process (set-up never dials it)',
     '',
     `clusters  set-up ms  ms/cluster  set-up CPU ms  RSS MiB (before → after)  KiB RSS/cluster  heap MiB added${reach ? '  reach ms  reach CPU ms  reached  RSS MiB after reach' : ''}`,

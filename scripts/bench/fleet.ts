@@ -1,15 +1,15 @@
 import { availableParallelism } from 'node:os';
-import { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { shardOf } from '../../src/fleet/shard.ts';
 import { clusterRows, firstAnswer, firstAnswerOfNew, startRun, type FleetRun, type Row as FleetRow } from './fleet-run.ts';
 import { closeTimedConnections } from './load.ts';
-import { startFlags } from '../start-flags.ts';
+import { startFlags } from '#lab/service/start-flags.ts';
 import { median, percentile } from './stats.ts';
 
 // Fleet mode at scale (issue 15, item 5): per replica, the service's CPU and RSS with 50, 200 and 500
 // workload clusters, memory per added cluster, the time to a warm fleet, GET /clusters latency, and the
 // time to the first answer for a cluster never asked before. The workload clusters are SIMULATED by the
-// kube-apiserver stand-in (test/fixtures/fake-kube-apiserver/fake-fleet.ts: each its own API server,
+// kube-apiserver stand-in (lab/kube-apiserver/fake-fleet.ts: each its own API server,
 // kubeconfig Secret and etcd CA) in this process; their port-forwards lead to two REAL 3-member TLS etcd
 // clusters, round-robin. The service runs in a child process as `npm start` runs it (dist/main.js and its
 // Node flags), so /proc/<pid> readings are its own. A fresh stand-in and service per size. Not a timed
@@ -144,7 +144,7 @@ function print(rows: readonly Row[], cold: readonly { ms: number; status: number
   const refreshS = seconds(refresh);
   const lines = [
     'etcd-probe fleet mode at scale, ONE replica. Workload clusters are SIMULATED by the kube-apiserver STAND-IN',
-    '(test/fixtures/fake-kube-apiserver/fake-fleet.ts, in the bench process; its TLS relays keep their session ticket keys, as etcd does),',
+    '(lab/kube-apiserver/fake-fleet.ts, in the bench process; its TLS relays keep their session ticket keys, as etcd does),',
     'backed by 2 REAL 3-member TLS etcd clusters',
     `(etcd ${process.env.ETCD_BIN ?? 'from PATH'}), round-robin. Service: dist/main.js with Node flags ${nodeFlags.join(' ')}${oldSpace ? ' (--old-space replaced npm start\'s heap limit)' : ' (npm start\'s)'}, ETCD_PROBE_FLEET_REFRESH=${refresh}, ETCD_PROBE_FLEET_HOLD_CONNECTIONS=${holdFlag || 'default (false)'}, timeout 2s.`,
     `command: npm run build && node --experimental-strip-types scripts/bench/fleet.ts ${process.argv.slice(2).join(' ')}`.trimEnd(),

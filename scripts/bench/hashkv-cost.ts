@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { EtcdCluster, etcdVersion } from '../../test/fixtures/etcd-cluster.ts';
+import { EtcdCluster, etcdVersion } from '#lab/etcd/cluster.ts';
 import { Etcd3MemberClient } from '../../src/etcd/etcd3-member-client.ts';
 import { metric, type Metric } from './report.ts';
 import { median } from './stats.ts';

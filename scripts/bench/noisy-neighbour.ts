@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
-import { capiFleetRules } from '../../test/fixtures/fake-kube-apiserver/auth.ts';
-import { FakeFleet } from '../../test/fixtures/fake-kube-apiserver/fake-fleet.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { capiFleetRules } from '#lab/kube-apiserver/auth.ts';
+import { FakeFleet } from '#lab/kube-apiserver/fake-fleet.ts';
 import { clusterRows, freePort, pollUntil, type Row } from './fleet-run.ts';
 import { startService } from './servers.ts';
 import { percentile } from './stats.ts';
 
 // Issue 25, hole 4: one tenant's clusters that never answer must not age another tenant's verdicts. One
-// replica follows a kube-apiserver STAND-IN fleet (test/fixtures/fake-kube-apiserver/fake-fleet.ts): N
+// replica follows a kube-apiserver STAND-IN fleet (lab/kube-apiserver/fake-fleet.ts): N
 // clusters in namespace `noisy` whose workload API accepts connections and never answers (setOutage
 // 'hang'), and a few clusters in `quiet` whose port-forwards reach one REAL 3-member TLS etcd cluster.
 // The service runs in a child process as `npm start` runs it. Every 500 ms the bench reads GET

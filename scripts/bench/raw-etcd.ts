@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { noop } from 'cockatiel';
 import { AlarmAction, AlarmType, Etcd3 } from 'etcd3';
-import type { PkiFiles } from '../../test/fixtures/certs.ts';
+import type { PkiFiles } from '#lab/certs/pki.ts';
 
 const HEALTH_KEY = Buffer.from('health');
 const DEADLINE_MS = 5000;

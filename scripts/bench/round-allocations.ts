@@ -6,8 +6,8 @@ import { historyLimitsOf, thresholdsOf } from '../../src/core/probe-core.ts';
 import { StaticSource } from '../../src/discovery/static-source.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
-import { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
-import { clusterEnv } from '../../test/helpers/start-service.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // How much a probe round allocates (what the garbage collector must then collect), and how much of it
 // judging the round takes (the view, the verdict, the history checks) beside the calls (etcd3, gRPC, HTTP/2). A

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { startFlags } from '../start-flags.ts';
-import type { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
+import { startFlags } from '#lab/service/start-flags.ts';
+import type { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { NodeChild } from './child-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

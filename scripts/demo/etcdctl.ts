@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
+import type { EtcdCluster } from '#lab/etcd/cluster.ts';
 
 // The demo heals NOSPACE with etcdctl, as an operator would (etcd-probe itself never writes), and prints
 // each command exactly as it ran it, so that it can be copied.

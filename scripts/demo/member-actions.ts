@@ -1,4 +1,4 @@
-import type { EtcdCluster } from '../../test/fixtures/etcd-cluster.ts';
+import type { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { etcdctl } from './etcdctl.ts';
 
 // What the demo's keys do to the cluster: hang, continue, kill and start a member, fill the quota until

@@ -24,11 +24,11 @@ case $command in
   demo | bench)
     setup demo || exit 1
     node_modules/.bin/tsc -p tsconfig.build.json || exit 1
-    exec node --experimental-strip-types --no-warnings=ExperimentalWarning "scripts/$command.ts" "$@"
+    exec node --experimental-strip-types --no-warnings=ExperimentalWarning "scripts/$command/main.ts" "$@"
     ;;
   start)
     # The service against your own cluster: Node and node_modules only (no system packages), built, then
-    # exec'd so that signals reach it. These flags are the service's everywhere (scripts/start-flags.ts
+    # exec'd so that signals reach it. These flags are the service's everywhere (lab/service/start-flags.ts
     # reads them from the next line: the demo, the bench and the image run it with the same).
     { setup_node && setup_node_modules; } || exit 1
     node_modules/.bin/tsc -p tsconfig.build.json || exit 1

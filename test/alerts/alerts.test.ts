@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { FleetMetrics } from '../../src/metrics/fleet-metrics.ts';
 import { ProbeMetrics } from '../../src/metrics/probe-metrics.ts';
 import { REASONS, type ReasonCode } from '../../src/probe/reason-catalogue.ts';
-import { promtool } from '../fixtures/prometheus.ts';
+import { promtool } from '#lab/prometheus/prometheus.ts';
 
 // The alert rules, checked by Prometheus's own promtool (syntax, and behaviour over scripted series in
 // alerts.promtool.yaml), and held to the metrics the service exports and to the reason catalogue.

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTokenFile } from '../../src/auth/bearer-token.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
-import { kubeTools } from '../fixtures/kube-tools.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
+import { kubeTools } from '#lab/kube-tools/kube-tools.ts';
 import { CHART_DIR, ciValues, render, renderNotes, type K8sObject } from '../helpers/chart-render.ts';
 
 // The bearer token the chart generates when none is given: random, accepted by the service, wired into

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeTestPki, type PkiFiles } from '../fixtures/certs.ts';
+import { writeTestPki, type PkiFiles } from '#lab/certs/pki.ts';
 import { errorsOf, ok, resolve } from './load-config-helpers.ts';
 
 // The listener's settings: the bearer token and its routes, HTTPS and mTLS files, connection limit.

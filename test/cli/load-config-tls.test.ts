@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput, ConfigResult } from '../../src/cli/load-config.ts';
 import { errorsOf, ok, resolve as resolveWith } from './load-config-helpers.ts';
-import { issue, makeCa, writeTestPki, type PkiFiles } from '../fixtures/certs.ts';
+import { issue, makeCa, writeTestPki, type PkiFiles } from '#lab/certs/pki.ts';
 
 // The test PKI is valid around the real time; the expired and future certificates around this instant.
 const NOW = new Date();

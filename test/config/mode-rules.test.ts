@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/cli/load-config.ts';
-import { makeCa } from '../fixtures/certs.ts';
+import { makeCa } from '#lab/certs/pki.ts';
 import { errorsOf, ok, resolve } from '../cli/load-config-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'etcd-probe-mode-'));

@@ -5,7 +5,7 @@ import type { KubeConnection } from '../../src/kube/kube-connection.ts';
 import type { ApiEndpoint } from '../../src/config/config.ts';
 import { KubeError } from '../../src/kube/kube-error.ts';
 import { MINTED_VALIDITY_MS } from '../../src/tls/mint-client-certificate.ts';
-import { makeCa } from '../fixtures/certs.ts';
+import { makeCa } from '#lab/certs/pki.ts';
 
 // CapiAccess's bookkeeping with a scripted management API (its only call is readSecret): when it
 // mints, when it renews, when a rotated CA or kubeconfig makes a new generation. Real etcd accepting the

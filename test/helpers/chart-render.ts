@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
-import { KUBE_TOOL_RELEASES, kubeTools } from '../fixtures/kube-tools.ts';
+import { KUBE_TOOL_RELEASES, kubeTools } from '#lab/kube-tools/kube-tools.ts';
 
-// The chart rendered by real helm: every render runs helm 3 and helm 4 (test/fixtures/kube-tools.ts
+// The chart rendered by real helm: every render runs helm 3 and helm 4 (lab/kube-tools/kube-tools.ts
 // fetches them) and fails unless both print the same manifests, so each assertion made on the result
 // holds for both.
 

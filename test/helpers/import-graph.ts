@@ -126,3 +126,49 @@ export function unlayeredFolders(files: readonly string[], layers: Layers): stri
   const known = new Set(layers.flat());
   return [...new Set(files.map(folderOf))].filter((f) => !known.has(f)).sort();
 }
+
+/** One import between two areas of the repository (src/, lab/, scripts/, test/): paths from its root, as written. */
+export interface RepoImport extends ImportEdge {
+  readonly specifier: string;
+}
+
+/** The relative and `#lab/` imports of the files under the given folders of root; `#lab/x` resolves to lab/x. */
+export function repoImports(root: string, folders: readonly string[]): RepoImport[] {
+  return folders
+    .flatMap((folder) => sourceFiles(join(root, folder)).map((file) => `${folder}/${file}`))
+    .flatMap((from) =>
+      importSpecifiers(readFileSync(join(root, from), 'utf8'))
+        .filter((s) => s.startsWith('.') || s.startsWith('#'))
+        .map((specifier) => ({
+          from,
+          specifier,
+          to: specifier.startsWith('#lab/') ? `lab/${specifier.slice('#lab/'.length)}` : specifier.startsWith('#') ? specifier : relative(root, resolve(root, dirname(from), specifier)).split('\\').join('/'),
+        })),
+    );
+}
+
+/** The tool a file belongs to: its first two path segments (lab/etcd, scripts/bench), or its area for a file at the top of one. */
+function toolOf(path: string): string {
+  const parts = path.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
+}
+
+/**
+ * The imports that cross a wall, each with why: src/ imports only src/ (the image holds nothing else);
+ * lab/ imports only lab/, and another lab folder only by `#lab/`; scripts/ imports src/, lab/ (by
+ * `#lab/`) and its own folder; nothing under lab/ or scripts/ imports test/.
+ */
+export function wallBreaches(imports: readonly RepoImport[]): string[] {
+  const breaches: string[] = [];
+  for (const { from, to, specifier } of imports) {
+    const [fromArea, toArea] = [from.split('/')[0], to.split('/')[0]];
+    const say = (why: string) => breaches.push(`${from} imports ${specifier}: ${why}`);
+    if (fromArea === 'src' && toArea !== 'src') say('src/ imports only src/');
+    else if ((fromArea === 'lab' || fromArea === 'scripts') && toArea === 'test') say(`${fromArea}/ never imports test/`);
+    else if (fromArea === 'lab' && toArea !== 'lab') say('lab/ imports only lab/');
+    else if (fromArea === 'scripts' && toArea === 'scripts' && toolOf(from) !== toolOf(to)) say("a script reaches only its own tool's folder");
+    else if (fromArea === 'scripts' && !['src', 'lab', 'scripts'].includes(toArea ?? '')) say('scripts/ imports src/, lab/ and its own folder');
+    else if (toArea === 'lab' && specifier.startsWith('.') && toolOf(from) !== toolOf(to)) say('lab/ is imported by #lab/ (from another lab folder too), not by a relative path');
+  }
+  return breaches;
+}

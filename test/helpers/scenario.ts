@@ -1,5 +1,6 @@
-import { NetnsCluster } from '../fixtures/netns/netns-cluster.ts';
-import { clusterEnv, startService, type RunningService } from './start-service.ts';
+import { NetnsCluster } from '#lab/netns/netns-cluster.ts';
+import { startService, type RunningService } from './start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 import { formatSamples, VerdictRecorder, type VerdictSample } from './verdict-recorder.ts';
 
 // The set-up the verdict scenario tests share: a 3-member netns cluster, etcd-probe in the test process

@@ -67,14 +67,3 @@ export async function startService(
   });
   return listening(app, logs);
 }
-
-/** Environment settings that point a service at a test cluster over TLS. */
-export function clusterEnv(cluster: { endpoints: string; pki: import('../fixtures/certs.ts').PkiFiles | null }): Record<string, string> {
-  const env: Record<string, string> = { ETCD_PROBE_ENDPOINTS: cluster.endpoints };
-  if (cluster.pki) {
-    env.ETCD_PROBE_CACERT = cluster.pki.caFile;
-    env.ETCD_PROBE_CERT = cluster.pki.clientCertFile;
-    env.ETCD_PROBE_KEY = cluster.pki.clientKeyFile;
-  }
-  return env;
-}

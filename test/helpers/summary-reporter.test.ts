@@ -27,8 +27,8 @@ describe('the summary line of npm test', () => {
 
   it("tells browser and Prometheus test files by what they import", () => {
     expect(fileKinds("import { launchChromium } from '../helpers/browser.ts';\n")).toEqual({ browser: true, prometheus: false });
-    expect(fileKinds("import { promtool } from '../fixtures/prometheus.ts';\n")).toEqual({ browser: false, prometheus: true });
-    expect(fileKinds("import {\n  PrometheusServer,\n  promtool,\n} from '../fixtures/prometheus.ts';\n")).toEqual({ browser: false, prometheus: true });
+    expect(fileKinds("import { promtool } from '#lab/prometheus/prometheus.ts';\n")).toEqual({ browser: false, prometheus: true });
+    expect(fileKinds("import {\n  PrometheusServer,\n  promtool,\n} from '#lab/prometheus/prometheus.ts';\n")).toEqual({ browser: false, prometheus: true });
     expect(fileKinds("import { get } from '../helpers/http.ts';\n")).toEqual({ browser: false, prometheus: false });
     // Only an import at the start of a line counts, not the same words inside a string.
     expect(fileKinds("  expect(source).toContain(\"import { a } from '../helpers/browser.ts';\");\n")).toEqual({ browser: false, prometheus: false });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
-import { etcdVersion } from '../fixtures/etcd-binary.ts';
+import { etcdVersion } from '#lab/etcd/binary.ts';
 
 // The last line of `npm test`: what ran (unit, integration against which etcd, how many in a browser or
 // against Prometheus) and how long the whole took, from `npm test`'s start (scripts/setup/run.sh sets
@@ -12,11 +12,11 @@ export interface FileKinds {
   readonly prometheus: boolean;
 }
 
-/** Whether a test file's source imports the chromium helper or the Prometheus fixture. */
+/** Whether a test file's source imports the chromium helper or the lab's Prometheus. */
 export function fileKinds(source: string): FileKinds {
   return {
     browser: /^import [^;]*from '(?:\.\.?\/)+helpers\/browser\.ts';/m.test(source),
-    prometheus: /^import [^;]*from '(?:\.\.?\/)+fixtures\/prometheus\.ts';/m.test(source),
+    prometheus: /^import [^;]*from '#lab\/prometheus\/prometheus\.ts';/m.test(source),
   };
 }
 

@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LISTENER_LIMITS } from '../../src/http/listener-options.ts';
-import { issue, makeCa, type TestCa } from '../fixtures/certs.ts';
+import { issue, makeCa, type TestCa } from '#lab/certs/pki.ts';
 import { httpsGet } from '../helpers/https.ts';
 import { scriptedSource } from '../helpers/scripted-source.ts';
 import { checkSharedResponse } from '../helpers/openapi.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
-import { startFlags } from '../../scripts/start-flags.ts';
+import { startFlags } from '#lab/service/start-flags.ts';
 import { baseImages, parseStages } from '../../scripts/image/dockerfile-stages.ts';
 import { dockerfileProblems, dockerignoreProblems, type ImageExpectations } from './dockerfile-rules.ts';
 

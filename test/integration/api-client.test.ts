@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import createClient, { type Client } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SharedCluster } from '../fixtures/shared-cluster.ts';
+import { SharedCluster } from '#lab/etcd/shared-cluster.ts';
 import type { paths } from '../api-client/openapi-types.ts';
 import { eventually } from '../helpers/http.ts';
 import { checkResponse, openapi } from '../helpers/openapi.ts';
 import { startFleet, type RunningFleet } from '../helpers/start-fleet.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // Other services call etcd-probe through a client generated from openapi.yaml. This file is such a caller:
 // test/api-client/openapi-types.ts is generated from openapi.yaml by openapi-typescript (npm run

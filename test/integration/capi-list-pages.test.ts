@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeConnection, loadKubeConfig } from '../../src/kube/kube-connection.ts';
-import { capiFleetRules } from '../fixtures/fake-kube-apiserver/auth.ts';
-import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
-import { expireNextContinueTokens, issuedContinueTokens } from '../fixtures/fake-kube-apiserver/rest.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { capiFleetRules } from '#lab/kube-apiserver/auth.ts';
+import { capiCluster } from '#lab/kube-apiserver/capi-clusters.ts';
+import { expireNextContinueTokens, issuedContinueTokens } from '#lab/kube-apiserver/rest.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
 
 // Issue 25, hole 3: the Cluster list was one unbounded answer. It is now asked for in pages of 500
 // (limit/continue) from the stand-in, which pages as kube-apiserver does, and an expired continue token

@@ -4,11 +4,11 @@ import { createServer as createTcpServer, type Server as TcpServer } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { capiManagementRules } from '../fixtures/fake-kube-apiserver/auth.ts';
-import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
-import { quickCa, quickLeaf, type QuickCa } from '../fixtures/fake-kube-apiserver/quick-pki.ts';
-import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { capiManagementRules } from '#lab/kube-apiserver/auth.ts';
+import { capiCluster } from '#lab/kube-apiserver/capi-clusters.ts';
+import { quickCa, quickLeaf, type QuickCa } from '#lab/kube-apiserver/quick-pki.ts';
+import { capiSecret } from '#lab/kube-apiserver/secrets.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
 import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';

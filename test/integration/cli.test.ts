@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_COLUMNS } from '../../src/cli/status-table.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { clusterEnv } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // `etcd-probe check` as a process against a real 3-member TLS cluster: exit codes by verdict, the table,
 // -o json against openapi.yaml, config errors, help; and the package's bin built by tsc.

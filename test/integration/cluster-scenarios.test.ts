@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // A real 3-member etcd cluster with TLS; members are killed, hung and restarted for real. The service
 // runs with a 1 s call deadline and TTL 0 (every request is a round) so that each scenario is observed

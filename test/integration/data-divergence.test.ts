@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3MemberClient } from '../../src/etcd/etcd3-member-client.ts';
 import { confirmedDiverged, type DataComparison } from '../../src/probe/data-check/compare-hashes.ts';
 import { runDataCheck, type DataCheckMember } from '../../src/probe/data-check/run-data-check.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { clusterEnv, startService } from '../helpers/start-service.ts';
+import { startService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // Real divergence on a real cluster: one member's stored value is changed in its bbolt file while it is
 // stopped (same length, so the file stays valid), and the divergence check must name exactly that member;

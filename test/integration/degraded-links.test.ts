@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { etcdVersion } from '../fixtures/etcd-binary.ts';
-import type { Fault } from '../fixtures/netns/link-faults.ts';
+import { etcdVersion } from '#lab/etcd/binary.ts';
+import type { Fault } from '#lab/netns/link-faults.ts';
 import { backToHealthy, nameOf, startScenario, stopScenario, type Scenario } from '../helpers/scenario.ts';
 import { confinedTo, expectPhases, neverUnhealthy } from '../helpers/verdict-sequence.ts';
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freePorts } from '../fixtures/free-port.ts';
+import { freePorts } from '#lab/ports/free-port.ts';
 
 // `npm run demo` as a person runs it: through npm and scripts/setup/run.sh, keys typed on stdin, and stopped
 // by a signal sent to the npm process (npm passes it on to its child only). Afterwards no process it started

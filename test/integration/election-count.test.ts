@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster, etcdVersion } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster, etcdVersion } from '#lab/etcd/cluster.ts';
 import { get } from '../helpers/http.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 import { formatSamples, VerdictRecorder, type VerdictSample } from '../helpers/verdict-recorder.ts';
 import { symbolOf } from '../helpers/verdict-sequence.ts';
 

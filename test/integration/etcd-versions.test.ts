@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster, etcdVersion } from '../fixtures/etcd-cluster.ts';
-import { NetnsCluster } from '../fixtures/netns/netns-cluster.ts';
+import { EtcdCluster, etcdVersion } from '#lab/etcd/cluster.ts';
+import { NetnsCluster } from '#lab/netns/netns-cluster.ts';
 
 // What differs between etcd 3.4 and 3.5 in what etcd-probe reads, checked against the binary this
 // project runs (docs/etcd-versions.md lists the same facts with how each was verified). Each fact is

@@ -6,10 +6,10 @@ import { noop } from 'cockatiel';
 import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintClientCertificate } from '../../src/tls/mint-client-certificate.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { capiReaderRules } from '../fixtures/fake-kube-apiserver/auth.ts';
-import { FakeFleet, type FleetCluster } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
-import { KUBE_TOOL_RELEASES, kubeTools, type KubeTools } from '../fixtures/kube-tools.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { capiReaderRules } from '#lab/kube-apiserver/auth.ts';
+import { FakeFleet, type FleetCluster } from '#lab/kube-apiserver/fake-fleet.ts';
+import { KUBE_TOOL_RELEASES, kubeTools, type KubeTools } from '#lab/kube-tools/kube-tools.ts';
 import { eventually } from '../helpers/http.ts';
 
 // Real kubectl (1.31.9 and 1.35.2) against the Cluster API fleet STAND-IN: Clusters listed in the

@@ -11,13 +11,13 @@ import { KubeConnection, loadKubeConfig } from '../../src/kube/kube-connection.t
 import { KubeError } from '../../src/kube/kube-error.ts';
 import { mintClientCertificate } from '../../src/tls/mint-client-certificate.ts';
 import type { TlsMaterial } from '../../src/tls/tls-files.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { capiReaderRules } from '../fixtures/fake-kube-apiserver/auth.ts';
-import { FakeFleet, type FleetCluster } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { capiReaderRules } from '#lab/kube-apiserver/auth.ts';
+import { FakeFleet, type FleetCluster } from '#lab/kube-apiserver/fake-fleet.ts';
 import { openTunnel } from '../helpers/client-node-tunnel.ts';
 import { eventually } from '../helpers/http.ts';
 
-// The Cluster API fleet STAND-IN (test/fixtures/fake-kube-apiserver/fake-fleet.ts) driven by the real
+// The Cluster API fleet STAND-IN (lab/kube-apiserver/fake-fleet.ts) driven by the real
 // @kubernetes/client-node and by etcd-probe's own Cluster API code (CapiAccess, KubeConnection,
 // TunnelledMemberClient): Clusters listed and watched in the management cluster, each workload cluster's
 // kubeconfig and etcd CA read from its Secrets, its nodes and etcd pods listed through its own API

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { noop } from 'cockatiel';
 import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
-import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
-import { KUBE_TOOL_RELEASES, kubeTools, type KubeTools } from '../fixtures/kube-tools.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { etcdPod } from '#lab/kube-apiserver/etcd-pods.ts';
+import { controlPlaneNode } from '#lab/kube-apiserver/nodes.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
+import { KUBE_TOOL_RELEASES, kubeTools, type KubeTools } from '#lab/kube-tools/kube-tools.ts';
 import { eventually } from '../helpers/http.ts';
 
-// Real kubectl (1.31.9 and 1.35.2, fetched by test/fixtures/kube-tools.ts) against the kube-apiserver
+// Real kubectl (1.31.9 and 1.35.2, fetched by lab/kube-tools/kube-tools.ts) against the kube-apiserver
 // stand-in: discovery, server-side printing (Tables), Status errors, and `kubectl port-forward` to a real
 // etcd member over kubectl's default protocol (SPDY tunnelled in a WebSocket) and over its fallback (an
 // HTTP upgrade to SPDY/3.1), proven by an etcd client talking TLS through the forwarded port.

@@ -6,10 +6,10 @@ import { KubeConfig, PortForward } from '@kubernetes/client-node';
 import { noop } from 'cockatiel';
 import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
-import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { etcdPod } from '#lab/kube-apiserver/etcd-pods.ts';
+import { controlPlaneNode } from '#lab/kube-apiserver/nodes.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
 import { openTunnel, type ClientTunnel } from '../helpers/client-node-tunnel.ts';
 import { eventually } from '../helpers/http.ts';
 

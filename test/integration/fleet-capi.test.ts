@@ -3,17 +3,17 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { capiFleetRules } from '../fixtures/fake-kube-apiserver/auth.ts';
-import { FakeFleet } from '../fixtures/fake-kube-apiserver/fake-fleet.ts';
-import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { capiFleetRules } from '#lab/kube-apiserver/auth.ts';
+import { FakeFleet } from '#lab/kube-apiserver/fake-fleet.ts';
+import { capiSecret } from '#lab/kube-apiserver/secrets.ts';
 import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startFleet, type RunningFleet } from '../helpers/start-fleet.ts';
 
 // Fleet mode following a Cluster API management cluster: the kube-apiserver STAND-IN's FakeFleet
-// (test/fixtures/fake-kube-apiserver/fake-fleet.ts) serves the Clusters and their Secrets, and each
+// (lab/kube-apiserver/fake-fleet.ts) serves the Clusters and their Secrets, and each
 // workload cluster's port-forward reaches a real etcd member (one real 3-member TLS cluster backs them
 // all) through a TLS relay showing that cluster's own etcd CA. The service reads the management cluster
 // as a least-privilege fleet reader (list Clusters, get Secrets), as the chart grants it. Clusters are added,

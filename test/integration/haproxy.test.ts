@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { etcdVersion } from '../fixtures/etcd-binary.ts';
-import { freePorts } from '../fixtures/free-port.ts';
-import { Haproxy } from '../fixtures/haproxy.ts';
-import { NetnsCluster } from '../fixtures/netns/netns-cluster.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { etcdVersion } from '#lab/etcd/binary.ts';
+import { freePorts } from '#lab/ports/free-port.ts';
+import { Haproxy } from '#lab/haproxy/haproxy.ts';
+import { NetnsCluster } from '#lab/netns/netns-cluster.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // A real load balancer uses the per-member route: Debian's HAProxy (2.6) in TCP mode in front of a real
 // 3-member TLS cluster (each member in its own network namespace), one `server` line per member named as

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { get, type Got } from '../helpers/http.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // Issue 26, defect 3: with one member hung every round lasts the call timeout, and /healthz/etcd must
 // still answer at once (stale-while-revalidate), never older than TTL + timeout; ?fresh=true waits.

@@ -8,10 +8,10 @@ import { createSource } from '../../src/discovery/create-source.ts';
 import type { MemberSource } from '../../src/probe/member-source.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
-import { SharedCluster } from '../fixtures/shared-cluster.ts';
-import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
-import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { SharedCluster } from '#lab/etcd/shared-cluster.ts';
+import { etcdPod } from '#lab/kube-apiserver/etcd-pods.ts';
+import { controlPlaneNode } from '#lab/kube-apiserver/nodes.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
 import { connectionsTo, socketsOfThisProcess, unixListenersOfThisProcess } from '../helpers/proc-sockets.ts';
 
 // A thousand port-forward rounds against the kube-apiserver STAND-IN and a real etcd cluster must not

@@ -2,21 +2,21 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeCa } from '../fixtures/certs.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
-import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
-import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
-import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
-import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
-import { capiManagementRules, workloadProbeRules } from '../fixtures/fake-kube-apiserver/auth.ts';
+import { makeCa } from '#lab/certs/pki.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
+import { controlPlaneNode } from '#lab/kube-apiserver/nodes.ts';
+import { etcdPod } from '#lab/kube-apiserver/etcd-pods.ts';
+import { capiCluster } from '#lab/kube-apiserver/capi-clusters.ts';
+import { capiSecret } from '#lab/kube-apiserver/secrets.ts';
+import { capiManagementRules, workloadProbeRules } from '#lab/kube-apiserver/auth.ts';
 import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
 import { testTempDir } from '../helpers/temp-dir.ts';
 
-// Kubernetes and Cluster API modes against the kube-apiserver STAND-IN (test/fixtures/fake-kube-apiserver:
+// Kubernetes and Cluster API modes against the kube-apiserver STAND-IN (lab/kube-apiserver:
 // no real API server can run here), whose port-forwards lead to a real 3-member etcd cluster with TLS and
 // --client-cert-auth. The service drives the stand-in with the real @kubernetes/client-node.
 

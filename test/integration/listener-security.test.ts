@@ -2,12 +2,13 @@ import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issue, makeCa, type PemPair, type TestCa } from '../fixtures/certs.ts';
-import { SharedCluster } from '../fixtures/shared-cluster.ts';
+import { issue, makeCa, type PemPair, type TestCa } from '#lab/certs/pki.ts';
+import { SharedCluster } from '#lab/etcd/shared-cluster.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { httpsGet } from '../helpers/https.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { clusterEnv, startService } from '../helpers/start-service.ts';
+import { startService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // The listener against a real TLS cluster: the bearer token, HTTPS and mTLS, and certificate files
 // (the listener's and etcd's client credentials) rewritten on disk while the service runs.

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { freePorts } from '../fixtures/free-port.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { freePorts } from '#lab/ports/free-port.ts';
 import { eventually, get } from '../helpers/http.ts';
-import { clusterEnv } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // The real entry point as a process: exit codes, one-line config errors, JSON logs, graceful SIGTERM.
 

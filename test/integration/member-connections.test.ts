@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3MemberClient } from '../../src/etcd/etcd3-member-client.ts';
 import type { TlsMaterial } from '../../src/tls/tls-files.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { connectionsTo } from '../helpers/proc-sockets.ts';
 
 // A member client's connection is its own: the prober's redial after a timeout (a new client) relies on

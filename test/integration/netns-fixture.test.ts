@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../fixtures/netns/host-command.ts';
-import { NetnsCluster, type Endpoint } from '../fixtures/netns/netns-cluster.ts';
+import { run } from '#lab/netns/host-command.ts';
+import { NetnsCluster, type Endpoint } from '#lab/netns/netns-cluster.ts';
 
 // The netns cluster fixture cuts what it says it cuts, and nothing else: each fault is checked from
 // both sides with real TCP connections and etcd calls, then healed and checked again.
@@ -167,7 +167,7 @@ describe('the netns cluster', () => {
 });
 
 describe('clean-up', () => {
-  const fixtureUrl = new URL('../fixtures/netns/netns-network.ts', import.meta.url).href;
+  const fixtureUrl = new URL('../../lab/netns/netns-network.ts', import.meta.url).href;
   const namespaces = async () => (await run('ip', ['netns', 'list'])).split('\n').map((l) => l.split(' ')[0]);
 
   it('stop() removes the namespaces, the root link, its route and the rules', async () => {
@@ -200,7 +200,7 @@ describe('clean-up', () => {
     expect(existsSync(dir)).toBe(true);
     expect(id, child.stderr).toMatch(/^etcd-probe-\d+-1$/);
     expect((await namespaces()).filter((n) => n?.startsWith(`${id}-`))).toHaveLength(2);
-    const next = await (await import('../fixtures/netns/netns-network.ts')).NetnsNetwork.create(['x']);
+    const next = await (await import('#lab/netns/netns-network.ts')).NetnsNetwork.create(['x']);
     await next.destroy();
     expect((await namespaces()).filter((n) => n?.startsWith(`${id}-`))).toEqual([]);
     expect(existsSync(dir)).toBe(false);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // NOSPACE raised for real: a cluster with a tiny --quota-backend-bytes is filled by the test's own
 // client until etcd refuses writes. `etcdctl endpoint health` on 3.4 still calls such a cluster healthy.

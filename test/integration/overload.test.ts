@@ -1,8 +1,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { get } from '../helpers/http.ts';
-import { clusterEnv, startService } from '../helpers/start-service.ts';
+import { startService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // Overload: far more simultaneous connections than ETCD_PROBE_MAX_CONNECTIONS while a hung member
 // keeps each round in flight for the whole etcd deadline. A 503 from /healthz/etcd must mean etcd:

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { etcdVersion } from '../fixtures/etcd-binary.ts';
+import { etcdVersion } from '#lab/etcd/binary.ts';
 import {
   backToHealthy,
   DEADLINE_MS,

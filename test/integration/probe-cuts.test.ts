@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { etcdVersion } from '../fixtures/etcd-binary.ts';
-import type { CutAction } from '../fixtures/netns/link-faults.ts';
+import { etcdVersion } from '#lab/etcd/binary.ts';
+import type { CutAction } from '#lab/netns/link-faults.ts';
 import { backToHealthy, DEADLINE_MS, nameOf, ROUND_MS, startScenario, stopScenario, type Scenario } from '../helpers/scenario.ts';
 import type { VerdictSample } from '../helpers/verdict-recorder.ts';
 import { expectPhases, neverUnhealthy, unreachable } from '../helpers/verdict-sequence.ts';

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { PrometheusServer, promtool, type ActiveAlert } from '../fixtures/prometheus.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { PrometheusServer, promtool, type ActiveAlert } from '#lab/prometheus/prometheus.ts';
 import { get } from '../helpers/http.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // A real Prometheus (Debian's package) scrapes the service over loopback every second and evaluates
 // chart/files/alerts.yaml every second, unchanged (no shortened `for`), while the service probes a real

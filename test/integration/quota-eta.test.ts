@@ -1,9 +1,10 @@
 import { AlarmAction, AlarmType } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster, etcdVersion } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster, etcdVersion } from '#lab/etcd/cluster.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // The quota ETA against reality: a cluster with a 12 MiB quota is held flat above the 50 % floor, then
 // filled by the test at a steady 160 KiB/s until etcd refuses a write with NOSPACE; every ETA served on

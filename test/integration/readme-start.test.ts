@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freePorts } from '../fixtures/free-port.ts';
-import { SharedCluster } from '../fixtures/shared-cluster.ts';
+import { freePorts } from '#lab/ports/free-port.ts';
+import { SharedCluster } from '#lab/etcd/shared-cluster.ts';
 
 // The README's third command ("To run it against your own cluster … npm start") as a person runs it from
 // a fresh clone: no node_modules, no dist/ (issue 26: it printed `sh: 1: tsc: not found`). The copy holds

@@ -4,10 +4,10 @@ import { historyLimitsOf, thresholdsOf } from '../../src/core/probe-core.ts';
 import { StaticSource } from '../../src/discovery/static-source.ts';
 import { Prober } from '../../src/probe/prober.ts';
 import { fixedTls } from '../../src/tls/tls-provider.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { connectionsTo } from '../helpers/proc-sockets.ts';
 import { steady } from '../helpers/steady.ts';
-import { clusterEnv } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // Thousands of rounds must not leak sockets, timers or memory, with every member up and with one down
 // (each failed call makes etcd3 drop and rebuild that member's channel).

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { etcdVersion } from '../fixtures/etcd-binary.ts';
+import { etcdVersion } from '#lab/etcd/binary.ts';
 import { backToHealthy, nameOf, startScenario, stopScenario, type Scenario } from '../helpers/scenario.ts';
 import type { VerdictSample } from '../helpers/verdict-recorder.ts';
 import { expectPhases, neverUnhealthy, unreachable } from '../helpers/verdict-sequence.ts';

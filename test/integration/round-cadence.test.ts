@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { get } from '../helpers/http.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // Issue 26, defect 4: history only knew the rounds someone asked for (a 15-30 s scrape saw 1-2 rounds).
 // Rounds now run every TTL from when the service listens, whoever polls, and stop when it closes.

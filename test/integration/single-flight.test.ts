@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SharedCluster } from '../fixtures/shared-cluster.ts';
+import { SharedCluster } from '#lab/etcd/shared-cluster.ts';
 import { get } from '../helpers/http.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // Pollers cost etcd one round per TTL, counted on etcd's own grpc_server_started_total.
 

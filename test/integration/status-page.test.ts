@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
 import { launchChromium, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/browser.ts';
-import { clusterEnv, startService, type RunningService } from '../helpers/start-service.ts';
+import { startService, type RunningService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // The status page in a real browser (Debian's chromium via playwright-core) against a real 3-member
 // TLS cluster. The cache TTL is 1 s: the page must turn degraded by its own refresh, without a reload,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SharedCluster } from '../fixtures/shared-cluster.ts';
+import { SharedCluster } from '#lab/etcd/shared-cluster.ts';
 import { get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { clusterEnv, startService } from '../helpers/start-service.ts';
+import { startService } from '../helpers/start-service.ts';
+import { clusterEnv } from '#lab/service/cluster-env.ts';
 
 // TLS misconfiguration against a real cluster that requires client certificates: each member reports
 // a clear TLS error, the verdict is unhealthy, and the service keeps serving.

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TunnelledMemberClient } from '../../src/discovery/tunnelled-member-client.ts';
 import { KubeConnection } from '../../src/kube/kube-connection.ts';
 import type { TlsMaterial } from '../../src/tls/tls-files.ts';
-import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
-import { etcdPod } from '../fixtures/fake-kube-apiserver/etcd-pods.ts';
-import { controlPlaneNode } from '../fixtures/fake-kube-apiserver/nodes.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { EtcdCluster } from '#lab/etcd/cluster.ts';
+import { etcdPod } from '#lab/kube-apiserver/etcd-pods.ts';
+import { controlPlaneNode } from '#lab/kube-apiserver/nodes.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
 
 // A tunnelled member client between a fleet's rounds (ETCD_PROBE_FLEET_HOLD_CONNECTIONS=false): release()
 // ends its port-forward and gRPC's connection through it, and the next call opens a new port-forward

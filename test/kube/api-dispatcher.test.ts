@@ -4,11 +4,11 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiDispatcher } from '../../src/kube/api-dispatcher.ts';
 import { KubeConnection } from '../../src/kube/kube-connection.ts';
-import { FakeKubeApiServer } from '../fixtures/fake-kube-apiserver/server.ts';
+import { FakeKubeApiServer } from '#lab/kube-apiserver/server.ts';
 
 // API requests of one kubeconfig connect with one TLS context and resume each other's TLS sessions;
 // each request's dispatcher is still its own and closed after the answer (no connection lingers).
-// Against the kube-apiserver STAND-IN (test/fixtures/fake-kube-apiserver), a real HTTPS server.
+// Against the kube-apiserver STAND-IN (lab/kube-apiserver), a real HTTPS server.
 
 let api: FakeKubeApiServer;
 

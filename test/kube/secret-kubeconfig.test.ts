@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../src/kube/kube-connection.ts';
 import { KubeError } from '../../src/kube/kube-error.ts';
 import { kubeconfigFromSecret } from '../../src/kube/secret-kubeconfig.ts';
-import { issue, makeCa, type PemPair } from '../fixtures/certs.ts';
+import { issue, makeCa, type PemPair } from '#lab/certs/pki.ts';
 
 // What a kubeconfig read from a Secret may carry, and how every refusal and parse error is worded:
 // by field path and line, never by value. The same against the API stand-in, with a command that would

@@ -5,7 +5,7 @@ import type WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { DENIED_CODE, DialGuard } from '../../src/kube/dial-guard.ts';
 import { webSocketConnector } from '../../src/kube/web-socket-connector.ts';
-import { issue, makeCa } from '../fixtures/certs.ts';
+import { issue, makeCa } from '#lab/certs/pki.ts';
 
 /** A kubeconfig for one cluster with its CA and a client certificate, as a Cluster API kubeconfig Secret has. */
 async function kubeconfig(): Promise<{ config: KubeConfig; rotate(): Promise<void> }> {

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { describe, expect, it } from 'vitest';
 import { CLOCK_SKEW_ALLOWANCE_MS, MINTED_VALIDITY_MS, mintClientCertificate, MintError } from '../../src/tls/mint-client-certificate.ts';
-import { issue, makeCa } from '../fixtures/certs.ts';
+import { issue, makeCa } from '#lab/certs/pki.ts';
 
 const NOW = Date.parse('2026-12-02T12:00:00Z');
 

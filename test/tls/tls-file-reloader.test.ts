@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TlsFileReloader, type ReloadFailure } from '../../src/tls/tls-file-reloader.ts';
 import { loadTlsMaterial, type TlsFiles, type TlsMaterial } from '../../src/tls/tls-files.ts';
-import { issue, makeCa, type PemPair } from '../fixtures/certs.ts';
+import { issue, makeCa, type PemPair } from '#lab/certs/pki.ts';
 
 let first: PemPair;
 let second: PemPair;

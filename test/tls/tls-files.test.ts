@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { certificateWarnings, loadTlsMaterial, type TlsFiles } from '../../src/tls/tls-files.ts';
-import { issue, makeCa, writeTestPki, type PkiFiles } from '../fixtures/certs.ts';
+import { issue, makeCa, writeTestPki, type PkiFiles } from '#lab/certs/pki.ts';
 
 let dir: string;
 let pki: PkiFiles;
