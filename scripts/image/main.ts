@@ -17,7 +17,7 @@ import { exec } from './exec.ts';
 import { processFacts, waitForOk } from './probe-checks.ts';
 import { elapsed, newStepLog, step } from './steps.ts';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
+const repo = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
 const cacheDir = process.env.IMAGE_TEST_CACHE ?? join(homedir(), '.cache', 'etcd-probe-image');
 // vfs (as the issue asks) works anywhere but copies every layer: each container costs a full copy of its

@@ -32,7 +32,9 @@ describe('stopProcess', () => {
     stopProcess(pid, 'busy child');
 
     const after = threadStates(pid) ?? [];
-    expect(after.length).toBe(before.length);
+    // None of the threads seen before is missed; Node may have started another in between (V8 starts some
+    // of its workers lazily), and once the process is stopped none can start.
+    expect(after.length).toBeGreaterThanOrEqual(before.length);
     expect(new Set(after)).toEqual(new Set(['T']));
     // And it stays stopped: a second look a little later sees the same.
     await new Promise((resolve) => setTimeout(resolve, 50));
