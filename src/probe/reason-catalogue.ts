@@ -153,7 +153,7 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   },
   DB_QUOTA_HIGH: {
     severity: 'degraded',
-    when: "A member's database file is at least 80 % of `ETCD_PROBE_QUOTA_BYTES` (the message says when it is at least 95 %).",
+    when: "A member's database file is at least 80 % of `ETCD_PROBE_QUOTA_BYTES` (the message says when it is at least 95 %), and NOSPACE is not raised yet: once it is, ALARM_NOSPACE says so once instead of a forecast per member.",
     hint: 'Compact and defragment before the NOSPACE alarm stops all writes, or raise --quota-backend-bytes (and ETCD_PROBE_QUOTA_BYTES with it).',
   },
   DB_QUOTA_EXHAUSTION_SOON: {

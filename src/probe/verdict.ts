@@ -81,6 +81,7 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, re
       readFailures: quorumReasons.some((r) => r.code === 'NO_LEADER' || r.code === 'QUORUM_LOST'),
       echoesKubeApi: (m) => echoesKubeApi(view, m.error?.layer),
       kubeExplains: (m) => kubeExplains(view, m),
+      nospace: view.alarms.some((a) => a.alarm === 'NOSPACE'),
     }),
     ...judgeKube(view, thresholds.nodeGraceMs, now),
     ...judgeHistory(recent.history, observed, thresholds),
