@@ -6,6 +6,7 @@ import type { Lifecycle } from '../http/lifecycle.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { EXIT_CONFIG } from './exit-codes.ts';
 import type { ConfigResult } from './load-config.ts';
+import { listenUrls } from './listen-urls.ts';
 
 /** How long a graceful shutdown may take (after ETCD_PROBE_SHUTDOWN_DELAY) before the process exits anyway. */
 export const SHUTDOWN_BOUND_MS = 10_000;
@@ -77,8 +78,10 @@ async function run<A extends Servable>(options: ServeOptions, build: () => Promi
     exit(EXIT_CONFIG);
     return null;
   }
+  const urls = listenUrls(app.server.addresses(), app.secure);
   logger.info(
     {
+      urls,
       mode: config.mode,
       endpoints: config.mode === 'static' ? config.endpoints : undefined,
       kubeconfig: config.kubeconfig,
@@ -96,7 +99,7 @@ async function run<A extends Servable>(options: ServeOptions, build: () => Promi
       guardedRoutes: resolved.auth === null ? [] : config.authRoutes,
       maxConnections: config.maxConnections,
     },
-    'etcd-probe listening',
+    `etcd-probe listening on ${urls.join(', ')}`,
   );
   const open = openListenerWarning(config, resolved.auth !== null, resolved.sources.listen ?? 'ETCD_PROBE_LISTEN');
   if (open) logger.warn(open);
