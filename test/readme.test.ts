@@ -8,8 +8,8 @@ import { openapi } from './helpers/openapi.ts';
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
 describe('README stays in step with the code', () => {
-  it.each(SETTINGS.map((s) => [s.env, s.flag]))('documents %s (--%s)', (env, flag) => {
-    expect(readme).toMatch(new RegExp(`^\\| \`${env}\` \\| \`--${flag}\` \\|`, 'm'));
+  it.each(SETTINGS.map((s) => [s.env, s.flag, s.scope]))('documents %s (--%s) with its scope, %s', (env, flag, scope) => {
+    expect(readme).toMatch(new RegExp(`^\\| \`${env}\` \\| \`--${flag}\` \\| (?:[^|\`]|\`[^\`]*\`)*? \\| ${scope} \\|`, 'm'));
   });
 
   it.each(Object.keys(openapi.paths))('mentions route %s', (path) => {

@@ -1,6 +1,7 @@
 import { ConfigError } from './config-error.ts';
 import { isCapiFleet, type Config, type Mode } from './config.ts';
 import type { SettingKey, Settings, Sources } from './setting.ts';
+import { REACH_KEYS, settingsOfScope } from './settings.ts';
 
 /** The mode the settings select: a Cluster API cluster, a workload kubeconfig, or static endpoints. */
 export function modeOf(values: Pick<Config, 'capiCluster' | 'kubeconfig'>): Mode {
@@ -57,14 +58,15 @@ export function isFleet(values: Pick<Config, 'clustersFile' | 'capiCluster'>): b
   return values.clustersFile !== null || isCapiFleet(values.capiCluster);
 }
 
-const PER_CLUSTER: readonly SettingKey[] = ['endpoints', 'caFile', 'certFile', 'keyFile', 'discover', 'kubeconfig', 'nodeSelector', 'connect', 'tlsSecret', 'capiCluster', 'managementKubeconfig'];
-const FLEET_ONLY: readonly SettingKey[] = ['shard', 'fleetRefreshMs', 'maxRoundsInFlight', 'idleCloseMs', 'holdConnections', 'fleetMaxClusters', 'fleetMaxClustersPerNamespace', 'fleetHistoryMaxBytes'];
+// The fleet's settings that only apply once another one selects a fleet: not the clusters file itself (it
+// selects one), nor the Cluster API selector (it has an error of its own, naming the fleet it needs).
+const FLEET_ONLY: readonly SettingKey[] = settingsOfScope('fleet').filter((k) => k !== 'clustersFile' && k !== 'capiSelector');
 
 function fleetConflicts(values: Settings, sources: Sources): ConfigError[] {
   const errors: ConfigError[] = [];
   const file = sources.clustersFile;
   if (file) {
-    for (const key of PER_CLUSTER) {
+    for (const key of REACH_KEYS) {
       const source = sources[key];
       if (source) errors.push(new ConfigError(source, `cannot be combined with ${file}: each cluster of the clusters file names how it is reached`));
     }

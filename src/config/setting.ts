@@ -9,10 +9,20 @@ export type Settings = Omit<Config, 'mode'>;
 /** The variable or flag each value the user gave came from, e.g. `{certFile: '--cert'}`. */
 export type Sources = Readonly<Partial<Record<SettingKey, string>>>;
 
+/**
+ * What a setting is about: how to reach a cluster (each cluster of a clusters file names its own), how to
+ * probe and judge it (a clusters file may override it per cluster), the service itself, or fleet mode.
+ */
+export type Scope = 'reach' | 'judge' | 'service' | 'fleet';
+
+/** The scopes, in the order the help text explains them. */
+export const SCOPES: readonly Scope[] = ['reach', 'judge', 'service', 'fleet'];
+
 interface SettingSpec<K extends SettingKey> {
   readonly key: K;
   readonly env: string;
   readonly flag: string;
+  readonly scope: Scope;
   readonly help: string;
   readonly parse: (raw: string) => Config[K];
 }
