@@ -14,6 +14,7 @@ import { metricsRoute } from './http/routes/metrics.ts';
 import { openapiRoute } from './http/routes/openapi.ts';
 import { serviceProbeRoutes } from './http/routes/service-probes.ts';
 import type { ProbeMetrics } from './metrics/probe-metrics.ts';
+import type { HistoryThresholds } from './probe/history/history-checks.ts';
 import type { Prober } from './probe/prober.ts';
 import { RoundCadence } from './probe/round-cadence.ts';
 import { RoundCache } from './probe/round-cache.ts';
@@ -43,6 +44,8 @@ export interface AppOptions {
   readonly auth?: LoadedToken | null;
   /** How often the listener's certificate and the token files are checked for changes. */
   readonly reloadIntervalMs?: number;
+  /** The history checks' limits; the fixed ones (HISTORY_THRESHOLDS) but in tests that need them other. */
+  readonly historyThresholds?: HistoryThresholds;
 }
 
 /** The built app and the parts that main and tests reach for. */
@@ -70,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger,
     now,
     processMetrics: true,
+    ...(options.historyThresholds ? { historyThresholds: options.historyThresholds } : {}),
     buildCore: (etcdTls) => buildProbeCore({ ...options, now, etcdTls, dataCheckDefaultMs: DATA_CHECK_DEFAULT_MS }),
   });
   // Built at start, so that a source that cannot be built (a bad kubeconfig) stops the service there.

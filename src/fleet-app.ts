@@ -4,7 +4,7 @@ import type { Config, InClusterAccess } from './config/config.ts';
 import { historyShare, leftOutByBound } from './fleet/cluster-bounds.ts';
 import type { ClusterEntry } from './fleet/cluster-entry.ts';
 import { CapiFleetFollower } from './fleet/capi-fleet.ts';
-import { Fleet } from './fleet/fleet.ts';
+import { Fleet, IDLE_CLOSE_MS } from './fleet/fleet.ts';
 import { RoundLimiter } from './fleet/round-limiter.ts';
 import type { KubeConnection } from './kube/kube-connection.ts';
 import type { SlotOptions } from './fleet/cluster-slot.ts';
@@ -76,7 +76,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     now,
     minForcedIntervalMs: MIN_FORCED_INTERVAL_MS,
     refreshMs: config.fleetRefreshMs,
-    idleCloseMs: config.idleCloseMs,
+    idleCloseMs: IDLE_CLOSE_MS,
     holdConnections: config.holdConnections,
     ...(options.buildCore ? { buildCore: options.buildCore } : {}),
     // Every Cluster's secrets are read through the one connection the Clusters are listed with.

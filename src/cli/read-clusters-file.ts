@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { tokenize } from '../config/argv.ts';
 import { ConfigError } from '../config/config-error.ts';
+import { REMOVED_SETTINGS, removedProblem } from '../config/removed-settings.ts';
 import type { SettingKey } from '../config/setting.ts';
 import { JUDGE_KEYS, REACH_KEYS, SETTING_TABLE } from '../config/settings.ts';
 import type { ClusterEntry } from '../fleet/cluster-entry.ts';
@@ -114,6 +115,12 @@ export function readClustersFile(path: string, input: ConfigInput, source = 'ETC
     for (const [key, value] of Object.entries(entry)) {
       if (key === 'name') continue;
       const setting = ENTRY_KEYS.get(key);
+      const removed = REMOVED_SETTINGS.find((r) => r.fileKey === key);
+      if (removed) {
+        errors.push(new ConfigError(at(name, key), removedProblem(removed)));
+        usable = false;
+        continue;
+      }
       if (!setting) {
         errors.push(new ConfigError(at(name, JSON.stringify(key.slice(0, 40))), `is not a per-cluster setting; these are: ${[...ENTRY_KEYS.keys()].join(', ')}`));
         usable = false;

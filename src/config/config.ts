@@ -81,6 +81,16 @@ export interface InClusterAccess {
   readonly tokenFile: string;
 }
 
+/**
+ * The cap on one cluster's history: a bound on memory, not a knob (the window, ETCD_PROBE_HISTORY_WINDOW,
+ * is what a user chooses). At the history's estimate (probe/history/round-history.ts: 856 bytes a round
+ * of 3 members) it holds 24 h of 5 s rounds, the longest window allowed; 5 members keep some 19 h.
+ */
+export const HISTORY_MAX_BYTES = 16 * 2 ** 20;
+
+/** The fields of Config derived from the settings rather than set: no variable names them. */
+export type DerivedKey = 'mode' | 'historyMaxBytes';
+
 /** The resolved configuration: every field set, validated and frozen. */
 export interface Config {
   /** etcd client URLs to probe, as given (deduplicated, in order). */
@@ -107,16 +117,8 @@ export interface Config {
   readonly electionGraceMs: number;
   /** How far back /history reaches. */
   readonly historyWindowMs: number;
-  /** Cap on the history's estimated memory. */
+  /** Derived: the cap on the history's estimated memory, HISTORY_MAX_BYTES, or a Cluster API fleet cluster's share. */
   readonly historyMaxBytes: number;
-  /** Leader elections within leaderChangesWindowMs that make FREQUENT_LEADER_CHANGES. */
-  readonly leaderChangesMax: number;
-  readonly leaderChangesWindowMs: number;
-  /** A member's state changes within flapWindowMs that make MEMBER_FLAPPING. */
-  readonly flapChangesMax: number;
-  readonly flapWindowMs: number;
-  /** Rounds over which a member's applied index may stay put while the leader's moves. */
-  readonly stallRounds: number;
   /** DB_QUOTA_EXHAUSTION_SOON when a member's quota ETA is under this. */
   readonly quotaEtaThresholdMs: number;
   /** How far back a member's database growth is fitted for its quota ETA. */
@@ -170,8 +172,6 @@ export interface Config {
   readonly fleetRefreshMs: number;
   /** Probe rounds in flight at once across the clusters of a fleet. */
   readonly maxRoundsInFlight: number;
-  /** How long a cluster this replica does not own keeps its clients after it was last asked about. */
-  readonly idleCloseMs: number;
   /** Whether a fleet's clusters keep their member connections open between rounds (else closed after each). */
   readonly holdConnections: boolean;
   /** Clusters a Cluster API fleet follows at most (the oldest kept). */

@@ -40,15 +40,6 @@ export const FLEET_SETTINGS = {
     help: 'fleet mode: probe rounds running at once across clusters; the others wait their turn',
     parse: (raw) => parseInteger(raw, 1, 1000),
   },
-  idleCloseMs: {
-    key: 'idleCloseMs',
-    env: 'ETCD_PROBE_IDLE_CLOSE',
-    flag: 'idle-close',
-    scope: 'fleet',
-    fallback: '5m',
-    help: 'fleet mode: a cluster this replica does not own closes its clients and tunnels when nobody asked about it this long',
-    parse: (raw) => parseDuration(raw, 1000, 24 * 3_600_000),
-  },
   holdConnections: {
     key: 'holdConnections',
     env: 'ETCD_PROBE_FLEET_HOLD_CONNECTIONS',
@@ -82,7 +73,7 @@ export const FLEET_SETTINGS = {
     flag: 'fleet-history-max-bytes',
     scope: 'fleet',
     fallback: '256MiB',
-    help: "Cluster API fleet: the histories' memory budget, shared by the clusters: each may hold this divided by ETCD_PROBE_FLEET_MAX_CLUSTERS (at least 64KiB, at most ETCD_PROBE_HISTORY_MAX_BYTES)",
+    help: "Cluster API fleet: the histories' memory budget, shared by the clusters: each may hold this divided by ETCD_PROBE_FLEET_MAX_CLUSTERS (at least 64KiB, at most 16MiB, a single cluster's cap)",
     parse: (raw) => parseBytes(raw, 2 ** 20, 2 ** 36),
   },
 } satisfies SettingGroup;

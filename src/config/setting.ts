@@ -1,10 +1,10 @@
-import type { Config } from './config.ts';
+import type { Config, DerivedKey } from './config.ts';
 
-/** The settings a user sets; `mode` is derived from them. */
-export type SettingKey = Exclude<keyof Config, 'mode'>;
+/** The settings a user sets; `mode` and `historyMaxBytes` are derived. */
+export type SettingKey = Exclude<keyof Config, DerivedKey>;
 
 /** Every setting's value: decoded from what the user gave, or its default. */
-export type Settings = Omit<Config, 'mode'>;
+export type Settings = Omit<Config, DerivedKey>;
 
 /** The variable or flag each value the user gave came from, e.g. `{certFile: '--cert'}`. */
 export type Sources = Readonly<Partial<Record<SettingKey, string>>>;

@@ -147,7 +147,6 @@ describe('fleet mode: each pod its shard', () => {
       shard: { index: 2, count: 3 },
       fleetRefreshMs: 30_000,
       maxRoundsInFlight: 8,
-      idleCloseMs: 600_000,
       holdConnections: false,
       managementKubeconfig: null,
     });
