@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
-import type { Config, InClusterAccess } from './config/config.ts';
+import type { CapiFleetRef, Config, InClusterAccess } from './config/config.ts';
 import { historyShare, leftOutByBound } from './fleet/cluster-bounds.ts';
 import type { ClusterEntry } from './fleet/cluster-entry.ts';
 import { CapiFleetFollower } from './fleet/capi-fleet.ts';
@@ -26,7 +26,9 @@ import type { LoadedTls } from './tls/tls-files.ts';
 const MIN_FORCED_INTERVAL_MS = 1000;
 
 /** Where a fleet's clusters come from: a clusters file's list, or a Cluster API management cluster's Clusters. */
-export type FleetSource = { readonly kind: 'file'; readonly entries: readonly ClusterEntry[] } | { readonly kind: 'capi'; readonly management: KubeConnection; readonly inCluster: InClusterAccess | null };
+export type FleetSource =
+  | { readonly kind: 'file'; readonly entries: readonly ClusterEntry[] }
+  | { readonly kind: 'capi'; readonly management: KubeConnection; readonly inCluster: InClusterAccess | null; readonly target: CapiFleetRef; readonly selector: string | null };
 
 /** What a fleet app is built from. */
 export interface FleetAppOptions {
@@ -85,9 +87,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   let follower: CapiFleetFollower | null = null;
   if (source.kind === 'file') await fleet.update(source.entries);
   else {
-    const target = config.capiCluster;
-    if (!target || !('fleet' in target)) throw new Error('a Cluster API fleet needs ETCD_PROBE_CAPI_CLUSTER=* or namespace/*');
-    follower = new CapiFleetFollower({ lister: source.management, target, selector: config.capiSelector, fleet, base: Object.freeze({ ...config, historyMaxBytes: historyShare(config.fleetHistoryMaxBytes, config.fleetMaxClusters, config.historyMaxBytes) }), inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, bounds: { maxClusters: config.fleetMaxClusters, maxPerNamespace: config.fleetMaxClustersPerNamespace }, logger, now });
+    follower = new CapiFleetFollower({ lister: source.management, target: source.target, selector: source.selector, fleet, base: Object.freeze({ ...config, historyMaxBytes: historyShare(config.fleetHistoryMaxBytes, config.fleetMaxClusters, config.historyMaxBytes) }), inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, bounds: { maxClusters: config.fleetMaxClusters, maxPerNamespace: config.fleetMaxClustersPerNamespace }, logger, now });
   }
 
   const fleetMetrics = new FleetMetrics(() => {

@@ -91,7 +91,10 @@ export const HISTORY_MAX_BYTES = 16 * 2 ** 20;
 /** The fields of Config derived from the settings rather than set: no variable names them. */
 export type DerivedKey = 'mode' | 'historyMaxBytes';
 
-/** The resolved configuration: every field set, validated and frozen. */
+/**
+ * The resolved configuration: every field set, validated and frozen. What the process serves (one
+ * cluster, or a fleet and from where) is not here but in its Deployment, decided once beside it.
+ */
 export interface Config {
   /** etcd client URLs to probe, as given (deduplicated, in order). */
   readonly endpoints: readonly string[];
@@ -128,7 +131,7 @@ export interface Config {
   /** Deadline of each member's HashKV in a data comparison. */
   readonly dataCheckTimeoutMs: number;
   readonly logLevel: LogLevel;
-  /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static. */
+  /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static (a fleet's own config; each of its clusters has its own). */
   readonly mode: Mode;
   /** The workload cluster's kubeconfig (kubeconfig mode). */
   readonly kubeconfig: KubeconfigRef | null;
@@ -138,10 +141,8 @@ export interface Config {
   readonly connect: Connect | null;
   /** A Secret with etcd's client TLS (ca.crt, tls.crt, tls.key) in the workload cluster. */
   readonly tlsSecret: ObjectRef | null;
-  /** The Cluster API Cluster to probe (capi mode), or a fleet of them (`*`, `<namespace>/*`). */
-  readonly capiCluster: CapiTarget | null;
-  /** A Cluster API fleet: the label selector the Clusters must match; null: all of them. */
-  readonly capiSelector: string | null;
+  /** The Cluster API Cluster to probe (capi mode); a fleet of them (`*`) is the Deployment, never this. */
+  readonly capiCluster: CapiClusterRef | null;
   /** Cluster API modes: CIDRs the service never connects to with a kubeconfig from a Secret (after DNS). */
   readonly denyCidrs: readonly string[];
   /** The management cluster's kubeconfig; null: in-cluster. */
@@ -164,8 +165,6 @@ export interface Config {
   readonly maxConnections: number;
   /** Open connections one remote address may hold; further ones from it are closed at once. */
   readonly maxConnectionsPerClient: number;
-  /** A YAML file listing the clusters to probe (fleet mode); null: one cluster, from the settings above. */
-  readonly clustersFile: string | null;
   /** The share of the fleet this replica owns (keeps warm, exports metrics for). */
   readonly shard: ShardRef;
   /** How often a fleet replica refreshes the clusters it owns, and re-lists a Cluster API fleet. */

@@ -1,6 +1,6 @@
 import { tokenize } from './argv.ts';
 import { ConfigError, ValueProblem } from './config-error.ts';
-import { HISTORY_MAX_BYTES, type Config } from './config.ts';
+import { HISTORY_MAX_BYTES, isCapiFleet, type Config } from './config.ts';
 import { modeOf } from './mode-rules.ts';
 import { REMOVED_SETTINGS, removedProblem } from './removed-settings.ts';
 import type { Setting, SettingKey, Settings, Sources } from './setting.ts';
@@ -64,12 +64,12 @@ function pick(setting: Setting, flags: ReadonlyMap<SettingKey, RawValue>, env: S
   return null;
 }
 
-function defaultOf<K extends SettingKey>(setting: Setting<K>): Config[K] {
+function defaultOf<K extends SettingKey>(setting: Setting<K>): Settings[K] {
   return setting.fallback === null ? setting.absent : setting.parse(setting.fallback);
 }
 
 // Listed key by key, so that the compiler checks that every setting is decoded into its own type.
-function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settings {
+function decodeEach(decode: <K extends SettingKey>(key: K) => Settings[K]): Settings {
   return {
     endpoints: decode('endpoints'),
     caFile: decode('caFile'),
@@ -128,7 +128,7 @@ export function resolveSettings(input: SettingsInput): Resolution {
   errors.push(...unknown.errors);
   const sources: Partial<Record<SettingKey, string>> = {};
   const problems = new Map<SettingKey, ConfigError>();
-  const settings = decodeEach(<K extends SettingKey>(key: K): Config[K] => {
+  const settings = decodeEach(<K extends SettingKey>(key: K): Settings[K] => {
     const setting: Setting<K> = SETTING_TABLE[key];
     const raw = pick(setting, flags, input.env);
     if (raw === null) return defaultOf(setting);
@@ -150,11 +150,17 @@ export function resolveSettings(input: SettingsInput): Resolution {
   return { settings, sources, errors, warnings: unknown.warnings, help };
 }
 
-/** The frozen Config of settings that resolved without a problem: the mode and the history cap derived, the lists copied. */
+/**
+ * The frozen Config of settings that resolved without a problem: the mode and the history cap derived,
+ * the lists copied, and what selects the Deployment (deploymentOf) left out.
+ */
 export function configOf(settings: Settings): Config {
+  const { clustersFile: _file, capiSelector: _selector, capiCluster: target, ...rest } = settings;
+  const capiCluster = isCapiFleet(target) ? null : target;
   return Object.freeze({
-    ...settings,
-    mode: modeOf(settings),
+    ...rest,
+    capiCluster,
+    mode: modeOf({ capiCluster, kubeconfig: settings.kubeconfig }),
     historyMaxBytes: HISTORY_MAX_BYTES,
     endpoints: Object.freeze([...settings.endpoints]),
     listen: Object.freeze({ ...settings.listen }),

@@ -1,10 +1,17 @@
-import type { Config, DerivedKey } from './config.ts';
+import type { CapiTarget, Config, DerivedKey } from './config.ts';
 
-/** The settings a user sets; `mode` and `historyMaxBytes` are derived. */
-export type SettingKey = Exclude<keyof Config, DerivedKey>;
+/**
+ * Every setting's value: decoded from what the user gave, or its default. Config holds them resolved,
+ * less what selects the Deployment (the clusters file, a Cluster API fleet and its selector).
+ */
+export type Settings = Omit<Config, DerivedKey | 'capiCluster'> & {
+  readonly capiCluster: CapiTarget | null;
+  readonly capiSelector: string | null;
+  readonly clustersFile: string | null;
+};
 
-/** Every setting's value: decoded from what the user gave, or its default. */
-export type Settings = Omit<Config, DerivedKey>;
+/** The settings a user sets. */
+export type SettingKey = keyof Settings;
 
 /** The variable or flag each value the user gave came from, e.g. `{certFile: '--cert'}`. */
 export type Sources = Readonly<Partial<Record<SettingKey, string>>>;
@@ -24,7 +31,7 @@ interface SettingSpec<K extends SettingKey> {
   readonly flag: string;
   readonly scope: Scope;
   readonly help: string;
-  readonly parse: (raw: string) => Config[K];
+  readonly parse: (raw: string) => Settings[K];
 }
 
 /**
@@ -32,7 +39,7 @@ interface SettingSpec<K extends SettingKey> {
  * is written as a user would write it (`fallback`), or, for an optional setting, is `absent` (null).
  */
 export type Setting<K extends SettingKey = SettingKey> = SettingSpec<K> &
-  ({ readonly fallback: string } | { readonly fallback: null; readonly absent: Config[K] });
+  ({ readonly fallback: string } | { readonly fallback: null; readonly absent: Settings[K] });
 
 /** Some of the settings, each typed by its own key (the table is made of such groups). */
 export type SettingGroup = { readonly [K in SettingKey]?: Setting<K> };

@@ -34,7 +34,7 @@ export function capiEntries(clusters: readonly CapiClusterFacts[], base: Config,
     return {
       name: `${c.namespace}/${c.name}`,
       ...(c.uid ? { shardKey: c.uid } : {}),
-      config: Object.freeze({ ...base, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name, controlPlaneEndpoint: endpoint }) }),
+      config: Object.freeze({ ...base, mode: 'capi' as const, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name, controlPlaneEndpoint: endpoint }) }),
       tls: { ca: null, cert: null, key: null },
       inCluster,
       waiting,

@@ -4,10 +4,10 @@ import { JUDGE_KEYS, REACH_KEYS, SETTINGS, settingsOfScope } from '../../src/con
 import { SCOPES } from '../../src/config/setting.ts';
 
 describe('SETTINGS', () => {
-  it('has one setting per Config field (mode and the history cap are derived)', () => {
+  it('has one setting per Config field (mode and the history cap are derived), and the deployment\'s two', () => {
     const result = loadConfig({ env: {}, argv: [], now: new Date() });
     if (!result.ok) throw new Error('the defaults must resolve');
-    expect(SETTINGS.map((s) => s.key).sort()).toEqual(Object.keys(result.config).filter((k) => k !== 'mode' && k !== 'historyMaxBytes').sort());
+    expect(SETTINGS.map((s) => s.key).sort()).toEqual(Object.keys(result.config).filter((k) => k !== 'mode' && k !== 'historyMaxBytes').concat('capiSelector', 'clustersFile').sort());
   });
 
   it.each(SETTINGS.map((s) => [s.flag, s]))('names the variable of --%s after the flag', (_flag, s) => {
