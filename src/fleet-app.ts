@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
 import type { CapiFleetRef, Config, InClusterAccess } from './config/config.ts';
+import { clusterConfigOf } from './config/cluster-config.ts';
 import { historyShare, leftOutByBound } from './fleet/cluster-bounds.ts';
 import type { ClusterEntry } from './fleet/cluster-entry.ts';
 import { CapiFleetFollower } from './fleet/capi-fleet.ts';
@@ -87,7 +88,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   let follower: CapiFleetFollower | null = null;
   if (source.kind === 'file') await fleet.update(source.entries);
   else {
-    follower = new CapiFleetFollower({ lister: source.management, target: source.target, selector: source.selector, fleet, base: Object.freeze({ ...config, historyMaxBytes: historyShare(config.fleetHistoryMaxBytes, config.fleetMaxClusters, config.historyMaxBytes) }), inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, bounds: { maxClusters: config.fleetMaxClusters, maxPerNamespace: config.fleetMaxClustersPerNamespace }, logger, now });
+    follower = new CapiFleetFollower({ lister: source.management, target: source.target, selector: source.selector, fleet, base: clusterConfigOf({ ...config, historyMaxBytes: historyShare(config.fleetHistoryMaxBytes, config.fleetMaxClusters, config.historyMaxBytes) }), inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, bounds: { maxClusters: config.fleetMaxClusters, maxPerNamespace: config.fleetMaxClustersPerNamespace }, logger, now });
   }
 
   const fleetMetrics = new FleetMetrics(() => {

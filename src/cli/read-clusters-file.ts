@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { tokenize } from '../config/argv.ts';
+import { clusterConfigOf } from '../config/cluster-config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { REMOVED_SETTINGS, removedProblem } from '../config/removed-settings.ts';
 import type { SettingKey } from '../config/setting.ts';
@@ -154,7 +155,7 @@ export function readClustersFile(path: string, input: ConfigInput, source = 'ETC
       }
       return;
     }
-    entries.push({ name, config: loaded.config, tls: loaded.tls, tlsFiles: loaded.tlsFiles, inCluster: loaded.inCluster, waiting: null, revision: 'file' });
+    entries.push({ name, config: clusterConfigOf(loaded.config), tls: loaded.tls, tlsFiles: loaded.tlsFiles, inCluster: loaded.inCluster, waiting: null, revision: 'file' });
   });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, entries };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config/config.ts';
+import type { ClusterConfig } from '../config/cluster-config.ts';
 import { thresholdsOf, type ProbeCore } from '../core/probe-core.ts';
 import { createVerdictLogger } from '../log/verdict-logger.ts';
 import { CredentialMetrics } from '../metrics/credential-metrics.ts';
@@ -15,7 +15,7 @@ import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
 
 /** What one cluster's runtime is built from: its settings and credentials, and how to build its prober. */
 export interface ClusterRuntimeOptions {
-  readonly config: Config;
+  readonly config: ClusterConfig;
   /** etcd client TLS as read at start. */
   readonly tls: TlsMaterial;
   /** etcd client TLS files, re-read when they change; absent or null: `tls` is fixed. */

@@ -1,4 +1,5 @@
-import type { Config, InClusterAccess } from '../config/config.ts';
+import type { ClusterConfig } from '../config/cluster-config.ts';
+import type { InClusterAccess } from '../config/config.ts';
 import { createSource } from '../discovery/create-source.ts';
 import type { DiscoveredSource } from '../discovery/discovered-source.ts';
 import type { HistoryLimits } from '../probe/history/round-history.ts';
@@ -12,7 +13,7 @@ import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
 
 /** What the prober is built from; the clock and the member source can be injected. */
 export interface ProbeCoreOptions {
-  readonly config: Config;
+  readonly config: ClusterConfig;
   /** etcd client TLS as read at start. */
   readonly tls: TlsMaterial;
   /** etcd client TLS re-read when its files change; absent: `tls` is fixed. */
@@ -44,7 +45,7 @@ export interface ProbeCore {
 }
 
 /** The limits the verdict judges a round by: the settings, and the history checks' fixed limits (tests may pass their own). */
-export function thresholdsOf(config: Config, history: HistoryThresholds = HISTORY_THRESHOLDS): Thresholds {
+export function thresholdsOf(config: ClusterConfig, history: HistoryThresholds = HISTORY_THRESHOLDS): Thresholds {
   return {
     quotaBytes: config.quotaBytes,
     maxRaftGap: config.maxRaftGap,
@@ -57,7 +58,7 @@ export function thresholdsOf(config: Config, history: HistoryThresholds = HISTOR
 }
 
 /** How much round history the prober keeps, as configured: at least as far back as the verdict's checks look. */
-export function historyLimitsOf(config: Config, history: HistoryThresholds = HISTORY_THRESHOLDS): HistoryLimits {
+export function historyLimitsOf(config: ClusterConfig, history: HistoryThresholds = HISTORY_THRESHOLDS): HistoryLimits {
   return {
     windowMs: config.historyWindowMs,
     maxBytes: config.historyMaxBytes,
