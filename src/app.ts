@@ -6,23 +6,19 @@ import { ClusterRuntime } from './cluster/cluster-runtime.ts';
 import { buildProbeCore, DATA_CHECK_DEFAULT_MS } from './core/probe-core.ts';
 import type { DiscoveredSource } from './discovery/discovered-source.ts';
 import { Lifecycle } from './http/lifecycle.ts';
-import { installRouteBook } from './http/route-book.ts';
-import { createListener } from './http/listener.ts';
 import { clusterRoutes } from './http/cluster-routes.ts';
 import { rootSite, type RouteDeps } from './http/route-deps.ts';
 import { metricsRoute } from './http/routes/metrics.ts';
-import { openapiRoute } from './http/routes/openapi.ts';
-import { serviceProbeRoutes } from './http/routes/service-probes.ts';
+import { serviceShell } from './http/service-shell.ts';
 import type { ProbeMetrics } from './metrics/probe-metrics.ts';
 import type { HistoryThresholds } from './probe/history/history-checks.ts';
 import type { Prober } from './probe/prober.ts';
 import { RoundCadence } from './probe/round-cadence.ts';
-import { RoundCache } from './probe/round-cache.ts';
+import { MIN_FORCED_INTERVAL_MS, RoundCache } from './probe/round-cache.ts';
 import type { Snapshot } from './probe/snapshot.ts';
 import type { LoadedTls, TlsFiles, TlsMaterial } from './tls/tls-files.ts';
 
 /** Forced (`?fresh=true`) rounds start at most once per second. */
-export const MIN_FORCED_INTERVAL_MS = 1000;
 
 /** What the app is built from; the clock, the member source and the lifecycle can be injected. */
 export interface AppOptions {
@@ -89,24 +85,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
     now,
   });
 
-  const listener = createListener({
+  const { server, auth, secure, routes } = serviceShell({
     config,
     logger,
     metrics: runtime.credentials,
     now,
     tls: options.listenerTls ?? null,
     auth: options.auth ?? null,
-    closing: () => !lifecycle.ready,
+    lifecycle,
     ...(options.reloadIntervalMs === undefined ? {} : { reloadIntervalMs: options.reloadIntervalMs }),
   });
-  const { server } = listener;
-  const routes = installRouteBook(server, logger);
-  const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth: listener.auth, history: prober.history, thresholds: runtime.thresholds };
-  const site = rootSite(deps);
-  clusterRoutes(server, site);
+  const deps: RouteDeps = { cache, metrics, config, now, lifecycle, auth, history: prober.history, thresholds: runtime.thresholds };
+  clusterRoutes(server, rootSite(deps));
   metricsRoute(server, deps);
-  serviceProbeRoutes(server, deps);
-  openapiRoute(server);
   // Rounds run every TTL once the server listens, whoever polls (history sees each); an app only
   // injected into (tests) runs them on demand.
   const cadence = new RoundCadence({ cache, ttlMs: config.cacheTtlMs, now });
@@ -116,10 +107,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   server.addHook('onClose', async () => {
     cadence.stop();
-    listener.stopReloading();
-    lifecycle.beginShutdown();
     await cache.settle();
     await runtime.release();
   });
-  return { server, lifecycle, cache, metrics, prober, secure: listener.secure, routes };
+  return { server, lifecycle, cache, metrics, prober, secure, routes };
 }

@@ -11,20 +11,17 @@ import type { KubeConnection } from './kube/kube-connection.ts';
 import type { SlotOptions } from './fleet/cluster-slot.ts';
 import { FLEET_PREFIX, fleetSite } from './http/fleet-site.ts';
 import { Lifecycle } from './http/lifecycle.ts';
-import { createListener } from './http/listener.ts';
-import { installRouteBook } from './http/route-book.ts';
 import { clusterListRoutes } from './http/routes/clusters.ts';
 import { fleetMetricsRoute } from './http/routes/fleet-metrics.ts';
 import { isClusterRoutePath } from './config/route-paths.ts';
 import { clusterRoutes } from './http/cluster-routes.ts';
-import { openapiRoute } from './http/routes/openapi.ts';
-import { serviceProbeRoutes } from './http/routes/service-probes.ts';
+import { serviceShell } from './http/service-shell.ts';
+import { MIN_FORCED_INTERVAL_MS } from './probe/round-cache.ts';
 import { CredentialMetrics } from './metrics/credential-metrics.ts';
 import { FleetMetrics } from './metrics/fleet-metrics.ts';
 import type { LoadedTls } from './tls/tls-files.ts';
 
 /** Forced (`?fresh=true`) rounds of one cluster start at most once per second. */
-const MIN_FORCED_INTERVAL_MS = 1000;
 
 /** Where a fleet's clusters come from: a clusters file's list, or a Cluster API management cluster's Clusters. */
 export type FleetSource =
@@ -105,21 +102,19 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     };
   });
   const credentialMetrics = new CredentialMetrics(fleetMetrics.registry);
-  const listener = createListener({
+  const { server, auth, secure, routes } = serviceShell({
     config,
     logger,
     metrics: credentialMetrics,
     now,
     tls: options.listenerTls ?? null,
     auth: options.auth ?? null,
-    closing: () => !lifecycle.ready,
+    lifecycle,
     ...(options.reloadIntervalMs === undefined ? {} : { reloadIntervalMs: options.reloadIntervalMs }),
+    notFoundHint: (path) =>
+      isClusterRoutePath(path) ? 'this service probes a fleet: every cluster has its routes under /clusters/{cluster}/ (GET /clusters lists them)' : null,
   });
-  const { server } = listener;
-  const routes = installRouteBook(server, logger, (path) =>
-    isClusterRoutePath(path) ? 'this service probes a fleet: every cluster has its routes under /clusters/{cluster}/ (GET /clusters lists them)' : null,
-  );
-  const site = fleetSite(fleet, { now, lifecycle, auth: listener.auth, refreshMs: config.fleetRefreshMs });
+  const site = fleetSite(fleet, { now, lifecycle, auth, refreshMs: config.fleetRefreshMs });
   clusterRoutes(server, site);
   clusterListRoutes(server, {
     fleet,
@@ -133,16 +128,12 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     },
   });
   fleetMetricsRoute(server, { fleet, own: fleetMetrics.registry });
-  serviceProbeRoutes(server, { lifecycle });
-  openapiRoute(server);
   follower?.start();
   fleet.start();
   server.addHook('onClose', async () => {
-    listener.stopReloading();
-    lifecycle.beginShutdown();
     await follower?.close();
     await fleet.close();
   });
   logger.debug({ prefix: FLEET_PREFIX }, 'fleet routes registered');
-  return { server, lifecycle, fleet, follower, secure: listener.secure, routes };
+  return { server, lifecycle, fleet, follower, secure, routes };
 }

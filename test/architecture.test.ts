@@ -57,6 +57,18 @@ describe('the import graph of src/', () => {
   });
 });
 
+describe('the files of src/', () => {
+  // Small files with one concept each (STYLE.md): a file that outgrows this has two concepts (issue 27).
+  const MAX_LINES = 250;
+
+  it(`are at most ${MAX_LINES} lines each`, () => {
+    const files = sourceFiles(SRC);
+    expect(files.length).toBeGreaterThan(100);
+    const long = files.map((f) => ({ f, lines: readFileSync(`${SRC}/${f}`, 'utf8').split('\n').length - 1 })).filter((x) => x.lines > MAX_LINES);
+    expect(long.map((x) => `${x.f}: ${x.lines}`)).toEqual([]);
+  });
+});
+
 describe('the import check itself', () => {
   it('reads static, multi-line, type-only, re-exported, bare and dynamic imports, not quoted ones in comments', () => {
     const text = [

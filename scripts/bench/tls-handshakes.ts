@@ -4,7 +4,7 @@ import tls from 'node:tls';
 
 // A preload that counts the TLS client handshakes of the process it is loaded into, by caller and by
 // whether a session was offered and resumed, and writes them to /tmp/tls-handshakes-<pid>.json every 5 s.
-// How the fleet's handshakes were counted (docs/fleet.md), e.g. for the service and the stand-in alike:
+// How the fleet's handshakes were counted (docs/benchmarks/2026-12-03-fleet-scale.md), e.g. for the service and the stand-in alike:
 //   NODE_OPTIONS="--import ./scripts/bench/tls-handshakes.ts" node --experimental-strip-types scripts/bench/fleet.ts --refresh=10s --intervals=6 --cold-size=0 20
 // Read two snapshots some seconds apart: their difference is the steady state. A measuring aid, not a test.
 

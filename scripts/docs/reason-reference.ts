@@ -13,6 +13,11 @@ differ. Every reason carries \`code\`, \`severity\`, \`member\` (\`{id, name}\` 
 \`message\` with the numbers it saw, and the \`hint\` below. The status is the worst severity among the
 reasons: \`unhealthy\` and \`degraded\` set it, \`info\` never changes it.
 
+The JSON, \`?verbose\`, the status page and the CLI list the reasons in one order, for people on call
+who read the first one: by severity; within a severity, what is wrong now before what recent rounds saw
+(the reasons marked *from history* below: a member down now comes before the leader changes and the
+flapping of the last minutes); then in this reference's order; then by member.
+
 ## How quorum is judged
 
 One round asks every member for Status (answered locally) and a linearizable read (it goes through
@@ -41,7 +46,7 @@ function cell(text: string): string {
 }
 
 function section(code: string, entry: ReasonEntry): string {
-  const lines = [`### \`${code}\` — ${entry.severity}`, '', `**When:** ${cell(entry.when)}`, ''];
+  const lines = [`### \`${code}\` — ${entry.severity}${entry.fromHistory ? ', from history' : ''}`, '', `**When:** ${cell(entry.when)}`, ''];
   if (entry.why) lines.push(`**Why ${entry.severity}:** ${cell(entry.why)}`, '');
   lines.push(`**Hint:** ${cell(entry.hint)}`, '');
   return lines.join('\n');

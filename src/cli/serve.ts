@@ -6,6 +6,7 @@ import type { Lifecycle } from '../http/lifecycle.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { EXIT_CONFIG } from './exit-codes.ts';
 import type { ConfigResult } from './load-config.ts';
+import { listenUrls } from './listen-urls.ts';
 
 /** How long a graceful shutdown may take (after ETCD_PROBE_SHUTDOWN_DELAY) before the process exits anyway. */
 export const SHUTDOWN_BOUND_MS = 10_000;
@@ -79,8 +80,10 @@ async function run<A extends Servable>(options: ServeOptions, build: () => Promi
   }
   const { deployment } = resolved;
   const alone = deployment.kind === 'cluster';
+  const urls = listenUrls(app.server.addresses(), app.secure);
   logger.info(
     {
+      urls,
       deployment: deployment.kind,
       mode: alone ? config.mode : undefined,
       endpoints: alone && config.mode === 'static' ? config.endpoints : undefined,
@@ -100,7 +103,7 @@ async function run<A extends Servable>(options: ServeOptions, build: () => Promi
       guardedRoutes: resolved.auth === null ? [] : config.authRoutes,
       maxConnections: config.maxConnections,
     },
-    'etcd-probe listening',
+    `etcd-probe listening on ${urls.join(', ')}`,
   );
   const open = openListenerWarning(config, resolved.auth !== null, resolved.sources.listen ?? 'ETCD_PROBE_LISTEN');
   if (open) logger.warn(open);

@@ -34,24 +34,32 @@ function formatMs(ms: number): string {
 const BYTE_UNITS: Record<string, number> = {
   '': 1,
   b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
   ki: 2 ** 10,
   kib: 2 ** 10,
   mi: 2 ** 20,
   mib: 2 ** 20,
   gi: 2 ** 30,
   gib: 2 ** 30,
-  tb: 1e12,
   ti: 2 ** 40,
   tib: 2 ** 40,
 };
 
-/** Parses a byte size: a plain integer, or with a unit (`2GiB`, `8Gi`, `500MB`). */
+// Decimal units are refused, with or without the B: etcd's own documentation writes "8GB" for
+// --quota-backend-bytes=8589934592 (8 GiB) and its default "2GB" is 2 GiB, so `8GB` read as 8e9 bytes
+// would judge against a quota 7 % off, and `8G` would mean something else again (issue 26).
+const DECIMAL_UNITS: Record<string, string> = { k: 'Ki', kb: 'KiB', m: 'Mi', mb: 'MiB', g: 'Gi', gb: 'GiB', t: 'Ti', tb: 'TiB' };
+
+/** Parses a byte size: a plain integer, or with a binary unit (`2GiB`, `8Gi`, `500MiB`). */
 export function parseBytes(raw: string, minBytes: number, maxBytes: number): number {
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
-  const unit = match ? BYTE_UNITS[(match[2] as string).toLowerCase()] : undefined;
+  const suffix = ((match?.[2] as string | undefined) ?? '').toLowerCase();
+  const binary = DECIMAL_UNITS[suffix];
+  if (match && binary !== undefined) {
+    throw new ValueProblem(
+      `'${raw}' is ambiguous: etcd writes 8GB for 8 GiB, so decimal units are not read; write ${match[1]}${binary} for ${match[1]} × 1024^n bytes, or the plain number of bytes`,
+    );
+  }
+  const unit = match ? BYTE_UNITS[suffix] : undefined;
   if (!match || unit === undefined) {
     throw new ValueProblem(`'${raw}' is not a byte size (e.g. 2147483648, 2GiB or 8Gi)`);
   }

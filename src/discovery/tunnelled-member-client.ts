@@ -30,7 +30,7 @@ function tunnelTls(options: TunnelledClientOptions): TunnelTls {
     context: secureContextOf(options.tls),
     servername: TUNNEL_SERVER_NAME,
     alpn: ['h2'],
-    describe: (error) => describeError(error, options.endpoint, options.timeoutMs, 'status'),
+    describe: (error) => describeError(error, options.endpoint, options.timeoutMs, 'status', Boolean(options.tls.cert && options.tls.key)),
   };
 }
 

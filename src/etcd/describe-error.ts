@@ -9,7 +9,7 @@ import { probeError, type ProbeError, type ProbeErrorCode } from '../probe/outco
 interface Rule {
   readonly test: RegExp;
   readonly code: ProbeErrorCode;
-  readonly say: (endpoint: string, detail: string) => string;
+  readonly say: (endpoint: string, detail: string, presentsCertificate: boolean) => string;
 }
 
 // Ordered: the first rule whose pattern is found in the error's text decides.
@@ -73,7 +73,10 @@ const RULES: readonly Rule[] = [
   {
     test: /alert (bad certificate|certificate unknown|unknown ca|certificate required|handshake failure)/,
     code: 'TLS_CLIENT_REJECTED',
-    say: (_e, d) => `TLS: etcd rejected the client certificate (${d}); is it signed by etcd's --trusted-ca-file?`,
+    say: (_e, d, presents) =>
+      presents
+        ? `TLS: etcd rejected the client certificate (${d}); is it signed by etcd's --trusted-ca-file?`
+        : `TLS: etcd asks for a client certificate (--client-cert-auth) and none is configured (${d}): set ETCD_PROBE_CERT and ETCD_PROBE_KEY (cert and key in a clusters file)`,
   },
   {
     test: /before secure TLS connection was established|wrong version number|packet length too long|TLS|SSL/,
@@ -93,8 +96,12 @@ function detailOf(message: string): string {
 /** Which call failed: a linearizable read that times out means something else than a Status that does. */
 export type CallKind = 'status' | 'read' | 'member-list' | 'alarm-list' | 'hash-kv';
 
-/** Turns an etcd3 / gRPC error into a ProbeError whose message says what failed and what to check. */
-export function describeError(error: unknown, endpoint: string, timeoutMs: number, call: CallKind = 'status'): ProbeError {
+/**
+ * Turns an etcd3 / gRPC error into a ProbeError whose message says what failed and what to check.
+ * `presentsCertificate`: whether the client offered a certificate, so that a TLS rejection by a member
+ * that requires one says "none is configured" rather than blaming a certificate that does not exist.
+ */
+export function describeError(error: unknown, endpoint: string, timeoutMs: number, call: CallKind = 'status', presentsCertificate = true): ProbeError {
   // etcd 3.4 can answer a read past its deadline with "2 UNKNOWN: context deadline exceeded" (its own context).
   if (error instanceof GRPCDeadlineExceededError || /context deadline exceeded/.test(error instanceof Error ? error.message : '')) {
     // A read waits for the leader to confirm it with a quorum: its timeout speaks of consensus, not of the member.
@@ -115,7 +122,7 @@ export function describeError(error: unknown, endpoint: string, timeoutMs: numbe
   const message = error instanceof Error ? error.message : String(error);
   const detail = detailOf(message);
   for (const rule of RULES) {
-    if (rule.test.test(message)) return probeError(rule.code, rule.say(endpoint, detail));
+    if (rule.test.test(message)) return probeError(rule.code, rule.say(endpoint, detail, presentsCertificate));
   }
   if (/^14 UNAVAILABLE|UNAVAILABLE/.test(message)) {
     return probeError('UNAVAILABLE', `cannot reach ${endpoint}: ${detail} (is etcd listening there, and does the scheme, http:// or https://, match?)`);

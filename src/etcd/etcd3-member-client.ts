@@ -71,12 +71,14 @@ export class Etcd3MemberClient implements MemberClient {
   #closed = false;
   readonly #endpoint: string;
   readonly #timeoutMs: number;
+  readonly #presentsCertificate: boolean;
 
   constructor(options: Etcd3ClientOptions) {
     this.#endpoint = options.endpoint;
     this.#timeoutMs = options.timeoutMs;
     const { ca, cert, key } = options.tls;
     const secure = options.secure ?? options.endpoint.startsWith('https:');
+    this.#presentsCertificate = secure && Boolean(cert && key);
     const etcdOptions: IOptions = {
       hosts: [options.dialAddress ?? options.endpoint],
       faultHandling: { host: () => noop, global: noop },
@@ -117,7 +119,7 @@ export class Etcd3MemberClient implements MemberClient {
       const value = await call();
       return { ok: true, value, ms: performance.now() - started };
     } catch (error) {
-      return { ok: false, error: describeError(error, this.#endpoint, this.#timeoutMs, kind), ms: performance.now() - started };
+      return { ok: false, error: describeError(error, this.#endpoint, this.#timeoutMs, kind, this.#presentsCertificate), ms: performance.now() - started };
     }
   }
 

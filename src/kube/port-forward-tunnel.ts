@@ -7,9 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import { PortForward } from '@kubernetes/client-node';
 import WebSocket from 'ws';
 import { probeError, type ProbeError } from '../probe/outcome.ts';
-import { DENIED_CODE } from './dial-guard.ts';
 import type { KubeConnection } from './kube-connection.ts';
-import { sanitisePeerText, statusMessageOf } from './peer-text.ts';
+import { connectError, droppedError, kubeletError, MAX_ERROR_BODY, refusalError, type PortForwardTarget } from './port-forward-errors.ts';
 import { secureOver, TunnelSessions, type TunnelTls } from './tunnel-tls.ts';
 import { webSocketConnector } from './web-socket-connector.ts';
 
@@ -34,8 +33,6 @@ export interface TunnelFailure {
   readonly error: ProbeError;
 }
 
-/** The most bytes of an upgrade refusal's body read (a Status object is well under). */
-const MAX_ERROR_BODY = 4096;
 /** The largest WebSocket message accepted from the API server: ws's default is 100 MiB. */
 export const MAX_WEBSOCKET_PAYLOAD = 1024 * 1024;
 /** WebSocket close code for a connection lost without a close frame. */
@@ -54,6 +51,7 @@ const REFUSAL_ABORT = /closed before the connection was established/;
  */
 export class PortForwardTunnel {
   readonly #options: TunnelOptions;
+  readonly #target: PortForwardTarget;
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
   readonly #webSockets = new Set<WebSocket>();
@@ -67,6 +65,7 @@ export class PortForwardTunnel {
 
   constructor(options: TunnelOptions) {
     this.#options = options;
+    this.#target = { server: options.connection.server, namespace: options.namespace, pod: options.pod, node: options.node, port: options.port };
     const connector = webSocketConnector(options.connection.config, (uri, opts) => this.#openWebSocket(uri, opts), options.connection.guard);
     this.#portForward = new PortForward(options.connection.config, true, connector);
     this.#server = createServer({ pauseOnConnect: true }, (socket) => this.#accept(socket));
@@ -148,7 +147,7 @@ export class PortForwardTunnel {
         // The kubelet's (or a tenant's API server's) words: only a capped, sanitised prefix is kept.
         const text = chunk.subarray(0, MAX_ERROR_BODY).toString('utf8').trim();
         if (text !== '') {
-          this.#fail(this.#describeKubeletError(text));
+          this.#fail(kubeletError(this.#target, text));
           socket.destroy();
         }
         done();
@@ -170,7 +169,7 @@ export class PortForwardTunnel {
           // 1006: the TCP connection to the API server dropped without a close frame (the API server,
           // or the way to it, went away). A normal close is the pod's port or our own side ending.
           if (code === ABNORMAL_CLOSURE && !this.#closed && !socket.destroyed) {
-            this.#fail(probeError('KUBE_API_UNREACHABLE', `the connection to the API server ${this.#options.connection.server} carrying the port-forward to ${namespace}/${pod} dropped`));
+            this.#fail(droppedError(this.#target));
           }
           socket.destroy();
         });
@@ -179,7 +178,7 @@ export class PortForwardTunnel {
       },
       (error: unknown) => {
         // An HTTP refusal was already recorded (with the API server's message) before #refused aborted.
-        if (!REFUSAL_ABORT.test(String((error as { message?: unknown })?.message ?? ''))) this.#fail(this.#describeConnectError(error));
+        if (!REFUSAL_ABORT.test(String((error as { message?: unknown })?.message ?? ''))) this.#fail(connectError(this.#target, this.#options.timeoutMs, error));
         socket.destroy();
       },
     );
@@ -207,25 +206,7 @@ export class PortForwardTunnel {
     });
     response.on('error', () => {});
     const finish = () => {
-      const status = response.statusCode ?? 0;
-      const message = statusMessageOf(body, status);
-      const { namespace, pod } = this.#options;
-      if (status === 401 || status === 403) {
-        this.#fail(
-          probeError(
-            'PORT_FORWARD_FAILED',
-            `the API server refused the port-forward to ${namespace}/${pod} (HTTP ${status}: ${message}); the credentials need "create" on pods/portforward in ${namespace}`,
-            'kube-api',
-          ),
-        );
-      } else {
-        this.#fail(
-          probeError(
-            'PORT_FORWARD_FAILED',
-            `the API server could not open the port-forward to ${namespace}/${pod} on node ${this.#options.node} (HTTP ${status}: ${message}); is the node's kubelet running and reachable from the API server?`,
-          ),
-        );
-      }
+      this.#fail(refusalError(this.#target, response.statusCode ?? 0, body));
       ws.terminate();
       request.destroy();
     };
@@ -233,28 +214,5 @@ export class PortForwardTunnel {
     response.on('close', () => {
       if (!response.complete) finish();
     });
-  }
-
-  #describeConnectError(error: unknown): ProbeError {
-    const text = sanitisePeerText(error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error));
-    const code = (error as { code?: string } | null)?.code ?? /E[A-Z]+/.exec(text)?.[0] ?? '';
-    const server = this.#options.connection.server;
-    if (code === DENIED_CODE) return probeError('KUBE_API_NOT_ALLOWED', `the port-forward to the API server ${server} was not opened: ${text}`);
-    if (/Opening handshake has timed out/.test(text)) {
-      return probeError('KUBE_API_UNREACHABLE', `no answer from the API server ${server} to the port-forward within ${this.#options.timeoutMs}ms`);
-    }
-    if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i.test(`${code} ${text}`)) {
-      return probeError('KUBE_API_UNREACHABLE', `TLS with the API server ${server} failed: ${text}`);
-    }
-    return probeError('KUBE_API_UNREACHABLE', `cannot reach the API server ${server} for the port-forward: ${text}`);
-  }
-
-  #describeKubeletError(raw: string): ProbeError {
-    const { pod, node, port } = this.#options;
-    const text = sanitisePeerText(raw);
-    if (/connection refused/.test(raw)) {
-      return probeError('CONNECTION_REFUSED', `through the port-forward, nothing listens on ${pod}:${port} on node ${node} (is etcd running?): ${text}`);
-    }
-    return probeError('PORT_FORWARD_FAILED', `the kubelet on node ${node} failed the port-forward to ${pod}:${port}: ${text}`);
   }
 }

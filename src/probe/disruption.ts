@@ -5,6 +5,7 @@ import type { Thresholds } from './member-checks.ts';
 import { probeError } from './outcome.ts';
 import type { QuorumFacts } from './quorum.ts';
 import { label, reason, type MemberRef, type Reason } from './reason.ts';
+import { reasonOrder } from './reason-order.ts';
 import { judge, type Verdict } from './verdict.ts';
 
 /** What may be done to a member: `stop` (it goes down, the membership stays) or `remove` (it leaves the membership). */
@@ -91,7 +92,7 @@ export function project(view: ClusterView, verdict: Verdict, target: MemberView,
   return {
     safe: verdict.quorum.confirmed && after.quorum.confirmed,
     after: { status: after.status, quorum: after.quorum },
-    reasons: [...after.reasons, ...extra],
+    reasons: [...after.reasons, ...extra].sort(reasonOrder),
   };
 }
 

@@ -37,6 +37,8 @@ export interface AlreadySaid {
   readonly echoesKubeApi: (m: MemberView) => boolean;
   /** The node and pod checks already explain why the member could not be dialled. */
   readonly kubeExplains: (m: MemberView) => boolean;
+  /** NOSPACE is raised: ALARM_NOSPACE says the quota is reached, so no member's DB_QUOTA_HIGH forecasts it. */
+  readonly nospace: boolean;
 }
 
 function reachability(m: MemberView, said: AlreadySaid): Reason[] {
@@ -63,13 +65,13 @@ function reachability(m: MemberView, said: AlreadySaid): Reason[] {
   return [];
 }
 
-function storage(m: MemberView, t: Thresholds): Reason[] {
+function storage(m: MemberView, t: Thresholds, said: AlreadySaid): Reason[] {
   const s = m.status;
   if (!s) return [];
   const reasons: Reason[] = [];
   const about = { member: m, endpoint: m.endpoint };
   const used = s.dbSizeBytes / t.quotaBytes;
-  if (used >= QUOTA_HIGH_RATIO) {
+  if (used >= QUOTA_HIGH_RATIO && !said.nospace) {
     const imminent = used >= QUOTA_CRITICAL_RATIO ? ' — NOSPACE is imminent and will stop every write' : '';
     reasons.push(
       reason(
@@ -127,7 +129,7 @@ export function judgeMembers(members: readonly MemberView[], leader: MemberRef |
   const leaderView = leader ? members.find((m) => m.id === leader.id) : undefined;
   return members.flatMap((m) => [
     ...reachability(m, said),
-    ...storage(m, t),
+    ...storage(m, t, said),
     ...raft(m, leaderView, t),
     ...(m.isLearner
       ? [reason('LEARNER_PRESENT', `${label(m)} is a learner: it replicates but does not vote`, { member: m, endpoint: m.endpoint })]

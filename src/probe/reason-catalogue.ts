@@ -48,6 +48,11 @@ export interface ReasonEntry {
   /** Why the severity is what it is, where that is a judgement call worth explaining. */
   readonly why?: string;
   readonly hint: string;
+  /**
+   * The finding reads what recent rounds saw (events, a trend), not what is wrong now: it comes after the
+   * reasons of its severity that are (people on call read the first card). See reasonOrder.
+   */
+  readonly fromHistory?: true;
 }
 
 /** The catalogue: one entry per code, so that a code always means the same thing and carries the same advice. */
@@ -131,11 +136,13 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   },
   FREQUENT_LEADER_CHANGES: {
     severity: 'degraded',
+    fromHistory: true,
     when: "Recent rounds saw 4 or more leader elections within 15 minutes, as the etcd monitoring mixin alerts (etcdHighNumberOfLeaderChanges; fixed, not a setting): each change of leader seen between rounds. A raft term jump under the same leader is not one (etcd 3.4's lone survivor of a lost quorum raises the term with every failed campaign), nor is the change that ends a lost quorum (QUORUM_LOST reported that outage); /history lists both, as `term` and `afterQuorumLoss`.",
     hint: "Leaders that keep changing while quorum holds point at slow disks or a flaky network long before anything fails: check etcd_disk_wal_fsync_duration_seconds and etcd_network_peer_round_trip_time_seconds on every member, CPU starvation of the etcd processes, and that --heartbeat-interval and --election-timeout suit the network's round trip.",
   },
   MEMBER_FLAPPING: {
     severity: 'degraded',
+    fromHistory: true,
     when: 'A member changed state (healthy, unhealthy, unreachable) 4 or more times within 10 minutes (fixed: a restart is 2 changes, so this is a member that went down twice). Read failures during an election or a lost quorum are the cluster\'s, not counted against each member.',
     hint: "A member that keeps going down and coming back is crash-looping (its logs, its static pod's restarts, OOM kills), losing its disk or its network to the leader intermittently: look at it before it stays down, and do not take another member down meanwhile. Its last failure is in GET /history.",
   },
@@ -146,11 +153,12 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   },
   DB_QUOTA_HIGH: {
     severity: 'degraded',
-    when: "A member's database file is at least 80 % of `ETCD_PROBE_QUOTA_BYTES` (the message says when it is at least 95 %).",
+    when: "A member's database file is at least 80 % of `ETCD_PROBE_QUOTA_BYTES` (the message says when it is at least 95 %), and NOSPACE is not raised yet: once it is, ALARM_NOSPACE says so once instead of a forecast per member.",
     hint: 'Compact and defragment before the NOSPACE alarm stops all writes, or raise --quota-backend-bytes (and ETCD_PROBE_QUOTA_BYTES with it).',
   },
   DB_QUOTA_EXHAUSTION_SOON: {
     severity: 'info',
+    fromHistory: true,
     when: "A member's database in use (Status dbSizeInUse) is at least 50 % of `ETCD_PROBE_QUOTA_BYTES`, has grown along a steady line over at least a quarter of `ETCD_PROBE_QUOTA_ETA_WINDOW` (6h) in 10 rounds or more, and at that rate reaches the quota within `ETCD_PROBE_QUOTA_ETA_THRESHOLD` (24h). The rule in full is in docs/metrics-and-alerts.md.",
     why: 'A forecast, not a fault: nothing fails yet, so it does not fail a strict gate or a rollout; DB_QUOTA_HIGH (degraded) still comes at 80 %, ALARM_NOSPACE (unhealthy) when etcd refuses writes, and the alert EtcdDatabaseQuotaExhaustionSoon pages before either.',
     hint: 'Find what writes the growth (etcdctl get --prefix --keys-only, counted per prefix; Kubernetes: objects per resource) and stop it, make sure compaction runs (kube-apiserver compacts every 5 minutes), then defragment; or raise --quota-backend-bytes (and ETCD_PROBE_QUOTA_BYTES with it).',

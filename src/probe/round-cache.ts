@@ -12,6 +12,12 @@ export interface CacheRead<T> {
   readonly cache: CacheOutcome;
 }
 
+/**
+ * How often a caller may force a new round (`?fresh=true`), in one cluster or each of a fleet's: fresh
+ * enough for a person or a rollout gate, and no way for a loop of callers to hammer etcd.
+ */
+export const MIN_FORCED_INTERVAL_MS = 1000;
+
 /** The cache's settings; the clock is injected so tests can move it. */
 export interface RoundCacheOptions<T> {
   readonly load: () => Promise<T>;

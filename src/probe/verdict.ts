@@ -10,7 +10,7 @@ import { readLeadership, type Leadership } from './leadership.ts';
 import { judgeMembers, type Thresholds } from './member-checks.ts';
 import { judgeQuorum, type LeaderRef, type QuorumFacts } from './quorum.ts';
 import type { HealthStatus } from './health-status.ts';
-import type { Severity } from './reason-catalogue.ts';
+import { reasonOrder } from './reason-order.ts';
 import { label, reason, type Reason } from './reason.ts';
 
 
@@ -29,7 +29,7 @@ export const NO_RECENT_ROUNDS: RecentRounds = { memory: NO_MEMORY, history: [] }
 /** The judgement of one round. */
 export interface Verdict {
   readonly status: HealthStatus;
-  /** Most severe first. */
+  /** In reasonOrder: most severe first, then what is wrong now before what history says. */
   readonly reasons: readonly Reason[];
   readonly quorum: QuorumFacts;
   /** The leader, only when a read confirmed that one holds a quorum this round. */
@@ -39,15 +39,6 @@ export interface Verdict {
   readonly quotaEta: readonly MemberQuotaEta[];
 }
 
-const SEVERITY_ORDER: Record<Severity, number> = { unhealthy: 0, degraded: 1, info: 2 };
-
-function order(a: Reason, b: Reason): number {
-  return (
-    SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-    a.code.localeCompare(b.code) ||
-    (a.member ? label(a.member) : '').localeCompare(b.member ? label(b.member) : '')
-  );
-}
 
 /** LEADER_DISAGREEMENT when a leader is confirmed but not every member that answered follows it. */
 function judgeLeaderSplit(leadership: Leadership, leader: LeaderRef | null): Reason[] {
@@ -90,13 +81,14 @@ export function judge(view: ClusterView, thresholds: Thresholds, now: number, re
       readFailures: quorumReasons.some((r) => r.code === 'NO_LEADER' || r.code === 'QUORUM_LOST'),
       echoesKubeApi: (m) => echoesKubeApi(view, m.error?.layer),
       kubeExplains: (m) => kubeExplains(view, m),
+      nospace: view.alarms.some((a) => a.alarm === 'NOSPACE'),
     }),
     ...judgeKube(view, thresholds.nodeGraceMs, now),
     ...judgeHistory(recent.history, observed, thresholds),
     ...judgeQuotaEtas(quotaEta, thresholds),
     ...judgeData(recent.data ?? null, own),
   ];
-  const reasons = found.sort(order);
+  const reasons = found.sort(reasonOrder);
   const status: HealthStatus = reasons.some((r) => r.severity === 'unhealthy')
     ? 'unhealthy'
     : reasons.some((r) => r.severity === 'degraded')

@@ -782,6 +782,7 @@ export interface components {
             policy: "quorum" | "strict";
             mode: components["schemas"]["Mode"];
             kubernetes: components["schemas"]["KubernetesTarget"] | null;
+            /** @description In the order people on call read them: most severe first; within a severity, what is wrong now before what recent rounds saw (FREQUENT_LEADER_CHANGES, MEMBER_FLAPPING, DB_QUOTA_EXHAUSTION_SOON); then the reference's order (docs/reasons.md), then by member. */
             reasons: components["schemas"]["Reason"][];
             quorum: components["schemas"]["Quorum"];
             /** @description How many voting members could stop now without losing quorum (GET /disruption details it). */
@@ -845,6 +846,7 @@ export interface components {
             status: "healthy" | "degraded" | "unhealthy";
             /** @enum {string} */
             policy: "quorum" | "strict";
+            /** @description In the order people on call read them: most severe first; within a severity, what is wrong now before what recent rounds saw (FREQUENT_LEADER_CHANGES, MEMBER_FLAPPING, DB_QUOTA_EXHAUSTION_SOON); then the reference's order (docs/reasons.md), then by member. */
             reasons: {
                 code: components["schemas"]["Reason"]["code"];
                 severity: components["schemas"]["Reason"]["severity"];
@@ -863,7 +865,7 @@ export interface components {
              * @enum {string}
              */
             status: "healthy" | "degraded" | "unhealthy";
-            /** @description The round's reasons about this member, and those about the whole cluster; most severe first. */
+            /** @description The round's reasons about this member, and those about the whole cluster, in the verdict's order (most severe first, what is wrong now before what recent rounds saw). */
             reasons: components["schemas"]["Reason"][];
             /** @description When the round finished; how long ago is the Age header. */
             checkedAt: components["schemas"]["Timestamp"];

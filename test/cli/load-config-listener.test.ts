@@ -51,8 +51,8 @@ describe('the bearer token', () => {
 
   it.each([
     ['members', "ETCD_PROBE_AUTH_ROUTES: 'members' is not a path (it must start with /)"],
-    ['/members,/nodes', "ETCD_PROBE_AUTH_ROUTES: '/nodes' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /, /status/fragment, /livez, /readyz, /openapi.yaml, /clusters"],
-    ['/members/m1', "ETCD_PROBE_AUTH_ROUTES: '/members/m1' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /metrics, /, /status/fragment, /livez, /readyz, /openapi.yaml, /clusters"],
+    ['/members,/nodes', "ETCD_PROBE_AUTH_ROUTES: '/nodes' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /, /status/fragment, /metrics, /livez, /readyz, /openapi.yaml, /clusters"],
+    ['/members/m1', "ETCD_PROBE_AUTH_ROUTES: '/members/m1' is no route of this service; routes: /healthz/etcd, /members, /alarms, /history, /disruption, /, /status/fragment, /metrics, /livez, /readyz, /openapi.yaml, /clusters"],
     [',', 'ETCD_PROBE_AUTH_ROUTES: no route given (e.g. /healthz/etcd,/members)'],
   ])('refuses routes %j', (routes, message) => {
     expect(errorsOf(resolve({ ETCD_PROBE_AUTH_TOKEN_FILE: tokenFile, ETCD_PROBE_AUTH_ROUTES: routes }))).toEqual([message]);

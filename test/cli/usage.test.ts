@@ -50,5 +50,7 @@ describe('usage of each command', () => {
     expect(usage('check')).toContain('With --can-stop: 0 safe to stop, 1 not safe, 2 the cluster is unhealthy, 78 unknown member.');
     expect(usage('check')).toMatch(/^ {2}-o, --output FORMAT +table \(default\) or json/m);
     expect(usage('check')).toContain('0 healthy, 1 degraded, 2 unhealthy');
+    // One round has no history, said where a person looks (issue 26).
+    expect(usage('check')).toMatch(/One round has no history: .*MEMBER_FLAPPING,\nMEMBER_STALLED, DB_QUOTA_EXHAUSTION_SOON, DATA_DIVERGED\) only the service says/);
   });
 });

@@ -68,14 +68,13 @@ describe('parseBytes', () => {
   it.each([
     ['2GiB', 2 * GIB],
     ['8Gi', 8 * GIB],
-    ['500MB', 500_000_000],
+    ['500MiB', 500 * 2 ** 20],
     ['2147483648', 2 * GIB],
     ['1', 1],
     ['64KiB', 65_536],
     ['64Ki', 65_536],
     ['3MiB', 3 * 2 ** 20],
-    ['10kb', 10_000],
-    ['1GB', 1e9],
+    ['10kib', 10_240],
     ['100b', 100],
     ['1.5GiB', 1.5 * GIB],
     ['2 GiB', 2 * GIB],
@@ -87,6 +86,18 @@ describe('parseBytes', () => {
 
   it.each(['', 'abc', '2GiBs', '2XB', '-1', 'GiB', '1,5GiB', '0x10'])('rejects %j with the exact text', (raw) => {
     expect(problem(() => parseBytes(raw, 1, 1024 * GIB))).toBe(`'${raw}' is not a byte size (e.g. 2147483648, 2GiB or 8Gi)`);
+  });
+
+  it.each([
+    ['8GB', '8GiB'],
+    ['8G', '8Gi'],
+    ['500MB', '500MiB'],
+    ['10kb', '10KiB'],
+    ['1.5TB', '1.5TiB'],
+  ])('refuses the decimal unit of %j, which etcd writes for binary sizes, naming the binary spelling (issue 26)', (raw, binary) => {
+    expect(problem(() => parseBytes(raw, 1, 1024 * GIB))).toBe(
+      `'${raw}' is ambiguous: etcd writes 8GB for 8 GiB, so decimal units are not read; write ${raw.replace(/[a-z]+$/i, '')}${binary.replace(/^[\d.]+/, '')} for ${raw.replace(/[a-z]+$/i, '')} × 1024^n bytes, or the plain number of bytes`,
+    );
   });
 
   it('names the range in bytes', () => {

@@ -52,6 +52,16 @@ describe('describeError: messages captured from grpc-js', () => {
     }
   });
 
+  it('says no client certificate is configured when none was offered, instead of blaming one (issue 26)', () => {
+    const error = new GRPCUnavailableError(
+      '14 UNAVAILABLE: No connection established. Last error: 402D66B5FB7F0000:error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:918:SSL alert number 116\n (2026-12-02T11:10:55.941Z). Resolution note: ',
+    );
+    const none = describeError(error, ENDPOINT, 2000, 'status', false);
+    expectDescribed(none, 'TLS_CLIENT_REJECTED', 'none is configured', 'ETCD_PROBE_CERT and ETCD_PROBE_KEY', 'tlsv13 alert certificate required');
+    expect(none.message).not.toContain('rejected the client certificate');
+    expectDescribed(describeError(error, ENDPOINT, 2000, 'status', true), 'TLS_CLIENT_REJECTED', 'rejected the client certificate', '--trusted-ca-file');
+  });
+
   it('reports https:// to a plain-text port as a failed handshake, suspecting the scheme', () => {
     const error = new GRPCUnavailableError(
       '14 UNAVAILABLE: No connection established. Last error: Error: Client network socket disconnected before secure TLS connection was established. Resolution note: ',

@@ -125,6 +125,11 @@ describe('npm run demo', () => {
           expect(healed).toMatch(new RegExp(`^ {2}\\$ etcdctl --endpoints=https://\\S+ --cacert=\\S+ --cert=\\S+ --key=\\S+ ${step}$`, 'm'));
         }
         expect(healed).toMatch(/alarm:NOSPACE/);
+        // Nothing left to heal: said in words, not a raw etcdctl error (issue 26).
+        const from = demo.output().length;
+        demo.npm.stdin!.write('d');
+        const again = await waitFor(demo, /nothing to heal: no NOSPACE alarm is raised and no demo key is stored/, from);
+        expect(again).not.toMatch(/Error:|compact --physical/);
       });
     },
     DEMO_MS,

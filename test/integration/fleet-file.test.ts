@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/fleet/shard.ts';
 import { EtcdCluster } from '../fixtures/etcd-cluster.ts';
 import { promtool } from '../fixtures/prometheus.ts';
+import { clientCertExpiries, notAfterSeconds } from '../helpers/client-cert-expiry.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { startFleet, type RunningFleet } from '../helpers/start-fleet.ts';
@@ -97,6 +98,12 @@ describe('a clusters file with two real clusters', () => {
     const links = [...footer.matchAll(/href="([^"]+)"/g)].map((m) => new URL(m[1]!, `${service.url}/clusters/alpha/`).pathname);
     expect(links).toEqual(expect.arrayContaining(['/', '/clusters/alpha/healthz/etcd', '/metrics', '/openapi.yaml']));
     for (const link of links) expect((await get(`${service.url}${link}`)).status, link).toBe(200);
+  });
+
+  it("exports alpha's client-certificate expiry, read from its files; beta speaks plain http and has none", async () => {
+    // The same cluster runtime (src/cluster/cluster-runtime.ts) records it as in the single-cluster service.
+    const metrics = await get(`${service.url}/metrics`);
+    expect(clientCertExpiries(metrics.text)).toEqual({ alpha: notAfterSeconds(readFileSync(a.pki!.clientCertFile)) });
   });
 
   it('answers 404 for a cluster not in the fleet, and points single-cluster routes to /clusters', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +11,10 @@ import { capiCluster } from '../fixtures/fake-kube-apiserver/capi-clusters.ts';
 import { capiSecret } from '../fixtures/fake-kube-apiserver/secrets.ts';
 import { capiManagementRules, workloadProbeRules } from '../fixtures/fake-kube-apiserver/auth.ts';
 import { allowingStandIn } from '../helpers/allowing-stand-in.ts';
-import { get } from '../helpers/http.ts';
+import { clientCertExpiries, notAfterSeconds } from '../helpers/client-cert-expiry.ts';
+import { eventually, get } from '../helpers/http.ts';
 import { checkResponse } from '../helpers/openapi.ts';
+import { startFleet } from '../helpers/start-fleet.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
 import { testTempDir } from '../helpers/temp-dir.ts';
 
@@ -256,6 +258,8 @@ describe('kubeconfig mode through port-forward', () => {
     expect(body.reasons).toEqual([]);
     expect(status).toBe(200);
     expect(api.requests.filter((r) => r.user === 'etcd-probe' && r.status === 403)).toEqual([]);
+    // No certificate file is given: the expiry exported is the one of the certificate read from the Secret.
+    expect(clientCertExpiries((await get(`${service.url}/metrics`)).text)).toEqual({ '': notAfterSeconds(readFileSync(pki.clientCertFile)) });
     await service.close();
 
     // Without pods/portforward the API lists fine but refuses every tunnel: said once per member, at layer kube-api.
@@ -275,6 +279,37 @@ describe('kubeconfig mode through port-forward', () => {
     );
     expect(endpoints[0]?.error?.message).toMatch(/HTTP 403.*"create" on pods\/portforward in kube-system/);
     expect(refused.body.reasons.map((r) => r.code)).toEqual(['NO_MEMBER_REACHABLE']);
+  });
+
+  it("a fleet's Secret-TLS cluster exports the client-certificate expiry of the certificate in its Secret", async () => {
+    // One cluster runtime (src/cluster/cluster-runtime.ts) for both modes: before it, a fleet's clusters
+    // exported the expiry of certificate files only, never of credentials their source read itself.
+    seedWorkload();
+    const pki = cluster.pki!;
+    const tlsSecret = { namespace: 'kube-system', name: 'etcd-probe-fleet-client' };
+    api.upsertSecret(tlsSecret.namespace, tlsSecret.name, {
+      'ca.crt': readFileSync(pki.caFile),
+      'tls.crt': readFileSync(pki.clientCertFile),
+      'tls.key': readFileSync(pki.clientKeyFile),
+    });
+    const token = api.addUser('etcd-probe-fleet', workloadProbeRules({ tlsSecret }));
+    const kubeconfig = await api.writeKubeconfig(dir, { auth: 'token', token });
+    const clustersFile = join(dir, 'clusters.yaml');
+    writeFileSync(clustersFile, `clusters:\n  - name: workload\n    kubeconfig: ${kubeconfig}\n    tlsSecret: ${tlsSecret.namespace}/${tlsSecret.name}\n`);
+    const fleet = await startFleet({ ETCD_PROBE_CLUSTERS_FILE: clustersFile, ETCD_PROBE_TIMEOUT: `${TIMEOUT_MS}ms`, ETCD_PROBE_FLEET_REFRESH: '1s', ETCD_PROBE_CACHE_TTL: '500ms' });
+    try {
+      const rows = await eventually(
+        async () => (await get(`${fleet.url}/clusters`)).body.clusters as { name: string; status: string | null }[],
+        (r) => r[0]?.status === 'healthy',
+        20_000,
+        200,
+      );
+      expect(rows.map((c) => [c.name, c.status])).toEqual([['workload', 'healthy']]);
+      expect(clientCertExpiries((await get(`${fleet.url}/metrics`)).text)).toEqual({ workload: notAfterSeconds(readFileSync(pki.clientCertFile)) });
+      expect(api.requests.filter((r) => r.user === 'etcd-probe-fleet' && r.path === `/api/v1/namespaces/${tlsSecret.namespace}/secrets/${tlsSecret.name}`).length).toBeGreaterThan(0);
+    } finally {
+      await fleet.close();
+    }
   });
 
   it('in-cluster: the service account token and the API service address; direct by default, with no portforward right', async () => {

@@ -1,9 +1,10 @@
-import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issue, makeCa, type PemPair, type TestCa } from '../fixtures/certs.ts';
 import { SharedCluster } from '../fixtures/shared-cluster.ts';
+import { clientCertExpiries, notAfterSeconds } from '../helpers/client-cert-expiry.ts';
 import { eventually, get } from '../helpers/http.ts';
 import { httpsGet } from '../helpers/https.ts';
 import { checkResponse } from '../helpers/openapi.ts';
@@ -194,14 +195,18 @@ describe("etcd's client credentials rewritten on disk", () => {
     try {
       expect((await get(`${service.url}/members`)).status).toBe(200);
       expect(service.app.prober.openClients).toBe(3);
+      const expiries = async () => clientCertExpiries((await get(`${service.url}/metrics`)).text);
+      expect(await expiries()).toEqual({ '': notAfterSeconds(readFileSync(pki.clientCertFile)) });
 
       // A client certificate from a CA etcd does not trust: the very next round is rejected by every member.
-      const foreign = await issue(otherCa, { commonName: 'etcd-probe', client: true });
+      const foreign = await issue(otherCa, { commonName: 'etcd-probe', client: true, notAfter: new Date(Date.now() + 7 * 24 * 3_600_000) });
       writePair(foreign, certFile, keyFile);
       const rejected = await get(`${service.url}/members`);
       expect(rejected.status).toBe(503);
       expect(rejected.body.endpoints.map((e: { error: { code: string } }) => e.error.code)).toEqual(['TLS_CLIENT_REJECTED', 'TLS_CLIENT_REJECTED', 'TLS_CLIENT_REJECTED']);
       expect(await metric(service, /^etcd_probe_credential_reloads_total\{credentials="etcd-client"\}/)).toBe(1);
+      // The expiry exported is the certificate in use: the new file's.
+      expect(await expiries()).toEqual({ '': notAfterSeconds(foreign.cert) });
 
       // The right certificate again: healthy on the next round, with no more clients than targets.
       copyFileSync(pki.clientCertFile, `${certFile}.tmp`);
@@ -228,7 +233,7 @@ describe("etcd's client credentials rewritten on disk", () => {
         `cannot reload the etcd client certificate: ETCD_PROBE_KEY: ${keyFile} holds no usable PEM private key (encrypted keys are not supported); keeping the previous one`,
       );
       expect(await metric(service, new RegExp(`^etcd_probe_credential_reload_errors_total\\{file="${keyFile}"\\}`))).toBe(1);
-      expect(await metric(service, /^etcd_probe_tls_cert_not_after_seconds\{credentials="etcd-client"\}/)).toBeGreaterThan(Date.now() / 1000);
+      expect(await expiries()).toEqual({ '': notAfterSeconds(readFileSync(pki.clientCertFile)) });
       expect(service.logs.raw).not.toContain('PRIVATE KEY');
     } finally {
       await service.close();

@@ -98,7 +98,10 @@ describe('the etcd-probe process', () => {
       const linesBefore = p.stdout().trim().split('\n').length;
       for (let i = 0; i < 20; i++) expect((await get(`${url}/healthz/etcd`)).status).toBe(200);
       const lines = p.stdout().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(lines.some((l) => l.msg === 'etcd-probe listening')).toBe(true);
+      // The start log says where it listens (issue 26): the URL a person can paste.
+      const listening = lines.find((l) => String(l.msg).startsWith('etcd-probe listening'));
+      expect(listening?.msg).toBe(`etcd-probe listening on ${url}`);
+      expect(listening?.urls).toEqual([url]);
       // 20 requests and 20 rounds (TTL 0) log nothing per request at info. The only info lines allowed are
       // verdict changes, which a loaded machine can legitimately produce (a member slow for one round).
       const addedInfo = lines.slice(linesBefore).filter((l) => l.level === 'info');

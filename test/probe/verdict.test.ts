@@ -536,6 +536,15 @@ describe('judge: the verdict table', () => {
     expect(critical?.message).toMatch(/96% of the 2 GiB quota — NOSPACE is imminent/);
   });
 
+  it('says no DB_QUOTA_HIGH "imminent" per member once NOSPACE is raised: ALARM_NOSPACE says it once (issue 26)', () => {
+    const full = { dbSizeBytes: 0.99 * 2 * GIB, dbSizeInUseBytes: 0.99 * 2 * GIB };
+    const raised = verdictOf(round(three({ a: full, b: full, c: full }), { alarmList: [{ memberId: 'a', alarm: 'NOSPACE' }] }));
+    expect(raised.reasons.map((r) => r.code)).toEqual(['ALARM_NOSPACE']);
+    const notYet = verdictOf(round(three({ a: full, b: full, c: full })));
+    expect(notYet.reasons.map((r) => r.code)).toEqual(['DB_QUOTA_HIGH', 'DB_QUOTA_HIGH', 'DB_QUOTA_HIGH']);
+    expect(notYet.reasons.every((r) => r.message.includes('NOSPACE is imminent'))).toBe(true);
+  });
+
   it('gives NOSPACE its hint: compact, defragment every member, then disarm', () => {
     const v = verdictOf(round(three(), { alarmList: [{ memberId: 'b', alarm: 'NOSPACE' }] }));
     expect(v.reasons[0]?.member).toEqual({ id: 'b', name: 'm-b' });

@@ -37,9 +37,14 @@ function kubernetesFacts(m: MemberDoc): SafeHtml | false {
   return html`${fact('Node', node)}${fact('Pod', pod)}`;
 }
 
-// Whether the member may stop now: the disruption budget's answer, with why not in its title.
-function safeToStop(d: MemberDisruption | null): SafeHtml | false {
+// Whether the member may stop now: the disruption budget's answer, with why not in its title. A member
+// that is not serving is already down: stopping it changes nothing, and a green "safe to stop" beside a
+// red "Unreachable" read as if it were fine (issue 26), so it says "already down" in grey.
+function safeToStop(d: MemberDisruption | null, state: MemberState): SafeHtml | false {
   if (!d) return false;
+  if (state !== 'healthy') {
+    return html`<span class="badge badge-down" title="it serves nothing now: stopping it changes nothing; bring it back before stopping another (GET /disruption/${d.member.id})">already down</span>`;
+  }
   if (d.stop.safe) return html`<span class="badge badge-safe" title="stopping it keeps quorum (GET /disruption/${d.member.id})">safe to stop</span>`;
   const why = d.stop.reasons.find((r) => r.severity === 'unhealthy')?.message ?? `the cluster would be ${d.stop.after.status}`;
   return html`<span class="badge badge-unsafe" title="${why}">not safe to stop</span>`;
@@ -53,7 +58,7 @@ export function memberCard(m: MemberDoc, quotaBytes: number, disruption: MemberD
   return html`<article class="member member-${state}" data-member-id="${m.id}">
 <header class="member-head"><h3>${label(m)}</h3>${m.isLeader && html`<span class="badge badge-leader">leader</span>`}${
     m.isLearner && html`<span class="badge badge-learner">learner</span>`
-  }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}${dataDivergedBadge(m)}${safeToStop(disruption)}</header>
+  }${m.alarms.map((a) => html`<span class="badge badge-alarm">${a}</span>`)}${dataDivergedBadge(m)}${safeToStop(disruption, state)}</header>
 <p class="state state-${state}"><span class="dot" aria-hidden="true"></span>${STATE_TEXT[state]}${latency}</p>
 ${m.error && html`<p class="error"><code>${m.error.code}</code> ${m.error.message} <span class="layer">(layer ${m.error.layer})</span></p>`}
 <dl class="facts">

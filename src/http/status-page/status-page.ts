@@ -1,8 +1,8 @@
 import { alarmsList } from './alarms-list.ts';
 import { endpointList } from './endpoint-list.ts';
 import { html, SafeHtml } from './html.ts';
-import { memberCard } from './member-card.ts';
-import type { StatusPageModel } from './page-model.ts';
+import { memberCard, memberState, type MemberState } from './member-card.ts';
+import type { MemberDoc, StatusPageModel } from './page-model.ts';
 import { REFRESH_SCRIPT } from './refresh-script.ts';
 import { timeline } from './timeline.ts';
 import { statusIcon } from './status-colours.ts';
@@ -18,6 +18,13 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
+const STATE_RANK: Readonly<Record<MemberState, number>> = { unreachable: 0, unhealthy: 1, unstarted: 2, unknown: 3, healthy: 4 };
+
+/** The members with the worst first (a dead member leads, people on call read the first card), else as listed. */
+function worstFirst(members: readonly MemberDoc[]): MemberDoc[] {
+  return [...members].sort((a, b) => STATE_RANK[memberState(a)] - STATE_RANK[memberState(b)]);
+}
+
 function membersSection(model: StatusPageModel): SafeHtml {
   const { members, membershipSource } = model.members;
   const note =
@@ -28,7 +35,7 @@ function membersSection(model: StatusPageModel): SafeHtml {
     return html`<section class="members"><h2>Members</h2><p class="empty">No members known: no endpoint answered, and no earlier round listed the membership.</p></section>`;
   }
   return html`<section class="members"><h2>Members <span class="muted">(${members.length})</span></h2>${note}
-<div class="member-grid">${members.map((m) => memberCard(m, model.quotaBytes, model.budget?.members.find((d) => d.member.id === m.id) ?? null))}</div></section>`;
+<div class="member-grid">${worstFirst(members).map((m) => memberCard(m, model.quotaBytes, model.budget?.members.find((d) => d.member.id === m.id) ?? null))}</div></section>`;
 }
 
 function checkedLine(model: StatusPageModel): SafeHtml {

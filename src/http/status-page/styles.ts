@@ -56,7 +56,7 @@ code{font:.85em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wr
 .slot{flex:1;min-width:2px;border-radius:1px;background:var(--track)}
 .tl-legend .slot{display:inline-block;width:10px;height:10px;vertical-align:middle;margin-left:8px}
 .slot-healthy{background:var(--ok)}.slot-degraded{background:var(--warn)}.slot-unreachable{background:var(--bad)}.slot-none{background:var(--track)}
-.badge-safe{background:var(--ok)}.badge-unsafe{background:var(--muted)}
+.badge-safe{background:var(--ok)}.badge-unsafe{background:var(--muted)}.badge-down{background:var(--muted)}
 .fleet{border-collapse:collapse;width:100%;background:var(--card)}.fleet th,.fleet td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);vertical-align:top}
 .badge-healthy{background:var(--ok)}.badge-degraded{background:var(--warn)}.badge-unhealthy{background:var(--bad)}
 footer{color:var(--muted);font-size:.8rem;padding-bottom:24px}

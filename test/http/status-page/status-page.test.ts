@@ -113,9 +113,22 @@ describe('the status page: safe to stop', () => {
     const base = modelOf(snapshot);
     const out = renderStatusFragment({ ...base, budget }).markup;
     const card = (id: string) => new RegExp(`<article class="member[^"]*" data-member-id="${id}">[\\s\\S]*?</header>`).exec(out)?.[0] ?? '';
-    expect(card('c')).toContain('<span class="badge badge-safe" title="stopping it keeps quorum (GET /disruption/c)">safe to stop</span>');
+    // The dead member is not "safe to stop" in green beside its red "Unreachable" (issue 26): it is already down.
+    expect(card('c')).toMatch(/<span class="badge badge-down" title="it serves nothing now[^"]*">already down<\/span>/);
+    expect(card('c')).not.toContain('badge-safe');
     expect(card('a')).toMatch(/<span class="badge badge-unsafe" title="only 1 of 3 voting members answer[^"]*">not safe to stop<\/span>/);
     expect(renderStatusFragment(base).markup).not.toContain('safe to stop');
+    const healthy = snapshotOf(three());
+    const all = renderStatusFragment({ ...modelOf(healthy), budget: disruptionBudget(healthy.view, healthy.verdict, TEST_THRESHOLDS, CHECKED_AT) }).markup;
+    expect(all).toContain('<span class="badge badge-safe" title="stopping it keeps quorum (GET /disruption/c)">safe to stop</span>');
+    expect(all).not.toContain('already down');
+  });
+
+  it('puts the worst member first: a dead member leads the cards, whatever its ID (issue 26)', () => {
+    const out = renderStatusFragment(modelOf(snapshotOf(three({ c: { state: 'unreachable' }, b: { state: 'unhealthy' } })))).markup;
+    expect([...out.matchAll(/data-member-id="(\w+)"/g)].map((m) => m[1])).toEqual(['c', 'b', 'a']);
+    const fine = renderStatusFragment(modelOf(snapshotOf(three()))).markup;
+    expect([...fine.matchAll(/data-member-id="(\w+)"/g)].map((m) => m[1])).toEqual(['a', 'b', 'c']);
   });
 });
 
