@@ -11,6 +11,7 @@ import { rootSite, type RouteDeps } from './http/route-deps.ts';
 import { metricsRoute } from './http/routes/metrics.ts';
 import { serviceShell } from './http/service-shell.ts';
 import type { ProbeMetrics } from './metrics/probe-metrics.ts';
+import type { HistoryThresholds } from './probe/history/history-checks.ts';
 import type { Prober } from './probe/prober.ts';
 import { RoundCadence } from './probe/round-cadence.ts';
 import { MIN_FORCED_INTERVAL_MS, RoundCache } from './probe/round-cache.ts';
@@ -39,6 +40,8 @@ export interface AppOptions {
   readonly auth?: LoadedToken | null;
   /** How often the listener's certificate and the token files are checked for changes. */
   readonly reloadIntervalMs?: number;
+  /** The history checks' limits; the fixed ones (HISTORY_THRESHOLDS) but in tests that need them other. */
+  readonly historyThresholds?: HistoryThresholds;
 }
 
 /** The built app and the parts that main and tests reach for. */
@@ -66,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger,
     now,
     processMetrics: true,
+    ...(options.historyThresholds ? { historyThresholds: options.historyThresholds } : {}),
     buildCore: (etcdTls) => buildProbeCore({ ...options, now, etcdTls, dataCheckDefaultMs: DATA_CHECK_DEFAULT_MS }),
   });
   // Built at start, so that a source that cannot be built (a bad kubeconfig) stops the service there.

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import type { LoadedToken } from './auth/bearer-token.ts';
-import type { Config, InClusterAccess } from './config/config.ts';
+import type { CapiFleetRef, Config, InClusterAccess } from './config/config.ts';
+import { clusterConfigOf } from './config/cluster-config.ts';
 import { historyShare, leftOutByBound } from './fleet/cluster-bounds.ts';
 import type { ClusterEntry } from './fleet/cluster-entry.ts';
 import { CapiFleetFollower } from './fleet/capi-fleet.ts';
-import { Fleet } from './fleet/fleet.ts';
+import { Fleet, IDLE_CLOSE_MS } from './fleet/fleet.ts';
 import { RoundLimiter } from './fleet/round-limiter.ts';
 import type { KubeConnection } from './kube/kube-connection.ts';
 import type { SlotOptions } from './fleet/cluster-slot.ts';
@@ -23,7 +24,9 @@ import type { LoadedTls } from './tls/tls-files.ts';
 /** Forced (`?fresh=true`) rounds of one cluster start at most once per second. */
 
 /** Where a fleet's clusters come from: a clusters file's list, or a Cluster API management cluster's Clusters. */
-export type FleetSource = { readonly kind: 'file'; readonly entries: readonly ClusterEntry[] } | { readonly kind: 'capi'; readonly management: KubeConnection; readonly inCluster: InClusterAccess | null };
+export type FleetSource =
+  | { readonly kind: 'file'; readonly entries: readonly ClusterEntry[] }
+  | { readonly kind: 'capi'; readonly management: KubeConnection; readonly inCluster: InClusterAccess | null; readonly target: CapiFleetRef; readonly selector: string | null };
 
 /** What a fleet app is built from. */
 export interface FleetAppOptions {
@@ -73,7 +76,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
     now,
     minForcedIntervalMs: MIN_FORCED_INTERVAL_MS,
     refreshMs: config.fleetRefreshMs,
-    idleCloseMs: config.idleCloseMs,
+    idleCloseMs: IDLE_CLOSE_MS,
     holdConnections: config.holdConnections,
     ...(options.buildCore ? { buildCore: options.buildCore } : {}),
     // Every Cluster's secrets are read through the one connection the Clusters are listed with.
@@ -82,9 +85,7 @@ export async function buildFleetApp(options: FleetAppOptions): Promise<FleetApp>
   let follower: CapiFleetFollower | null = null;
   if (source.kind === 'file') await fleet.update(source.entries);
   else {
-    const target = config.capiCluster;
-    if (!target || !('fleet' in target)) throw new Error('a Cluster API fleet needs ETCD_PROBE_CAPI_CLUSTER=* or namespace/*');
-    follower = new CapiFleetFollower({ lister: source.management, target, selector: config.capiSelector, fleet, base: Object.freeze({ ...config, historyMaxBytes: historyShare(config.fleetHistoryMaxBytes, config.fleetMaxClusters, config.historyMaxBytes) }), inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, bounds: { maxClusters: config.fleetMaxClusters, maxPerNamespace: config.fleetMaxClustersPerNamespace }, logger, now });
+    follower = new CapiFleetFollower({ lister: source.management, target: source.target, selector: source.selector, fleet, base: clusterConfigOf({ ...config, historyMaxBytes: historyShare(config.fleetHistoryMaxBytes, config.fleetMaxClusters, config.historyMaxBytes) }), inCluster: source.inCluster, refreshMs: config.fleetRefreshMs, bounds: { maxClusters: config.fleetMaxClusters, maxPerNamespace: config.fleetMaxClustersPerNamespace }, logger, now });
   }
 
   const fleetMetrics = new FleetMetrics(() => {

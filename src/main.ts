@@ -9,7 +9,6 @@ import { serve, serveFleet, type Serving } from './cli/serve.ts';
 import { usage } from './cli/usage.ts';
 import { packageVersion } from './cli/version.ts';
 import { ConfigError } from './config/config-error.ts';
-import { isFleet } from './config/mode-rules.ts';
 import { createLogger, stderrDestination } from './log/logger.ts';
 
 // Node 24 pools small Buffers in 64 KiB slabs, and one long-lived Buffer keeps its whole slab: TLS
@@ -49,8 +48,8 @@ async function main(): Promise<void> {
   routeProcessWarnings(logger);
   for (const warning of result.warnings) logger.warn(warning);
 
-  const fleet = isFleet(result.config);
-  if (fleet && line.command === 'check') {
+  const { deployment } = result;
+  if (deployment.kind !== 'cluster' && line.command === 'check') {
     process.stderr.write('etcd-probe: check probes one cluster; with ETCD_PROBE_CLUSTERS_FILE or ETCD_PROBE_CAPI_CLUSTER=* ask the service (GET /clusters, or /clusters/{cluster}/healthz/etcd)\n');
     process.exit(EXIT_CONFIG);
   }
@@ -72,14 +71,15 @@ async function main(): Promise<void> {
 
   const serveOptions = { resolved: result, logger, writeError: (t: string) => process.stderr.write(t), exit: (code: number) => process.exit(code) };
   let serving: Pick<Serving, 'stop'> | null;
-  if (fleet) {
-    const source = await fleetSourceOf(result, input);
+  if (deployment.kind === 'cluster') serving = await serve(serveOptions);
+  else {
+    const source = await fleetSourceOf(result, deployment, input);
     if (!source.ok) {
       for (const error of source.errors) process.stderr.write(`etcd-probe: ${error.message}\n`);
       process.exit(EXIT_CONFIG);
     }
     serving = await serveFleet(serveOptions, source.source);
-  } else serving = await serve(serveOptions);
+  }
   if (!serving) return;
   process.on('SIGTERM', (s) => void serving.stop(s));
   process.on('SIGINT', (s) => void serving.stop(s));

@@ -38,10 +38,6 @@
 - name: ETCD_PROBE_MAX_ROUNDS_IN_FLIGHT
   value: {{ .Values.fleet.maxRoundsInFlight | int64 | toString | quote }}
 {{- end }}
-{{- with .Values.fleet.idleClose }}
-- name: ETCD_PROBE_IDLE_CLOSE
-  value: {{ . | quote }}
-{{- end }}
 {{- if not (kindIs "invalid" .Values.fleet.holdConnections) }}
 - name: ETCD_PROBE_FLEET_HOLD_CONNECTIONS
   value: {{ .Values.fleet.holdConnections | toString | quote }}

@@ -2,6 +2,7 @@ import type { LoadedToken } from '../auth/bearer-token.ts';
 import type { ConfigError } from '../config/config-error.ts';
 import type { Config, InClusterAccess } from '../config/config.ts';
 import { configWarnings } from '../config/config-warnings.ts';
+import { deploymentOf, type Deployment } from '../config/deployment.ts';
 import { inClusterRequest, SERVICE_ACCOUNT_DIR } from '../config/in-cluster.ts';
 import { modeConflicts } from '../config/mode-rules.ts';
 import { resolveSettings, configOf, type SettingsInput } from '../config/resolve-config.ts';
@@ -22,6 +23,8 @@ export type ConfigResult =
   | {
       readonly ok: true;
       readonly config: Config;
+      /** What the process serves: one cluster, or a fleet and where its clusters come from. */
+      readonly deployment: Deployment;
       /** The variable or flag each non-default value came from, e.g. `{certFile: '--cert'}`. */
       readonly sources: Sources;
       /** The TLS files with the setting that names each, for re-reading them later. */
@@ -64,6 +67,7 @@ export function loadConfig(input: ConfigInput): ConfigResult {
   return {
     ok: true,
     config,
+    deployment: deploymentOf(settings),
     sources,
     tlsFiles: files.tlsFiles,
     tls: files.tls,

@@ -2,40 +2,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { tokenize } from '../config/argv.ts';
+import { clusterConfigOf } from '../config/cluster-config.ts';
 import { ConfigError } from '../config/config-error.ts';
+import { REMOVED_SETTINGS, removedProblem } from '../config/removed-settings.ts';
 import type { SettingKey } from '../config/setting.ts';
-import { SETTING_TABLE } from '../config/settings.ts';
+import { JUDGE_KEYS, REACH_KEYS, SETTING_TABLE } from '../config/settings.ts';
 import type { ClusterEntry } from '../fleet/cluster-entry.ts';
 import { loadConfig, type ConfigInput } from './load-config.ts';
 
 /** Clusters files larger than this are refused unread. */
 export const MAX_CLUSTERS_FILE_BYTES = 4 * 1024 * 1024;
-
-/** The settings that say how one cluster is reached: each cluster names its own, none is inherited. */
-const MODE_KEYS = ['endpoints', 'caFile', 'certFile', 'keyFile', 'discover', 'kubeconfig', 'nodeSelector', 'connect', 'tlsSecret', 'capiCluster', 'managementKubeconfig'] as const satisfies readonly SettingKey[];
-
-/** How a cluster is judged: the process's settings unless the cluster overrides them. */
-const OVERRIDE_KEYS = [
-  'cacheTtlMs',
-  'timeoutMs',
-  'policy',
-  'quotaBytes',
-  'maxRaftGap',
-  'electionGraceMs',
-  'historyWindowMs',
-  'historyMaxBytes',
-  'leaderChangesMax',
-  'leaderChangesWindowMs',
-  'flapChangesMax',
-  'flapWindowMs',
-  'stallRounds',
-  'quotaEtaThresholdMs',
-  'quotaEtaWindowMs',
-  'dataCheckIntervalMs',
-  'dataCheckTimeoutMs',
-  'nodeGraceMs',
-  'maxMembers',
-] as const satisfies readonly SettingKey[];
 
 /** Settings naming files, resolved against the clusters file's folder when relative. */
 const PATH_KEYS: readonly SettingKey[] = ['caFile', 'certFile', 'keyFile', 'kubeconfig', 'managementKubeconfig'];
@@ -46,7 +22,7 @@ export function fileKeyOf(key: SettingKey): string {
   return words.map((w, i) => (i === 0 ? w : `${w.charAt(0).toUpperCase()}${w.slice(1)}`)).join('');
 }
 
-const ENTRY_KEYS = new Map<string, SettingKey>([...MODE_KEYS, ...OVERRIDE_KEYS].map((k) => [fileKeyOf(k), k]));
+const ENTRY_KEYS = new Map<string, SettingKey>([...REACH_KEYS, ...JUDGE_KEYS].map((k) => [fileKeyOf(k), k]));
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/;
 
 /** The clusters of a clusters file, or every problem found in it. */
@@ -92,10 +68,10 @@ function parse(path: string, where: string): { data: unknown } | { error: Config
  * flags (a flag wins over its variable, as for the process; a cluster's own value wins over both).
  */
 function inherited(input: ConfigInput): Record<string, string | undefined> {
-  const inheritedEnv = new Set(OVERRIDE_KEYS.map((k) => SETTING_TABLE[k].env));
+  const inheritedEnv = new Set(JUDGE_KEYS.map((k) => SETTING_TABLE[k].env));
   const env = Object.fromEntries(Object.entries(input.env).filter(([name]) => !name.startsWith('ETCD_PROBE_') || inheritedEnv.has(name)));
   for (const token of tokenize(input.argv)) {
-    const key = OVERRIDE_KEYS.find((k) => !token.short && SETTING_TABLE[k].flag === token.name);
+    const key = JUDGE_KEYS.find((k) => !token.short && SETTING_TABLE[k].flag === token.name);
     if (key && token.value !== null) env[SETTING_TABLE[key].env] = token.value;
   }
   return env;
@@ -140,6 +116,12 @@ export function readClustersFile(path: string, input: ConfigInput, source = 'ETC
     for (const [key, value] of Object.entries(entry)) {
       if (key === 'name') continue;
       const setting = ENTRY_KEYS.get(key);
+      const removed = REMOVED_SETTINGS.find((r) => r.fileKey === key);
+      if (removed) {
+        errors.push(new ConfigError(at(name, key), removedProblem(removed)));
+        usable = false;
+        continue;
+      }
       if (!setting) {
         errors.push(new ConfigError(at(name, JSON.stringify(key.slice(0, 40))), `is not a per-cluster setting; these are: ${[...ENTRY_KEYS.keys()].join(', ')}`));
         usable = false;
@@ -173,7 +155,7 @@ export function readClustersFile(path: string, input: ConfigInput, source = 'ETC
       }
       return;
     }
-    entries.push({ name, config: loaded.config, tls: loaded.tls, tlsFiles: loaded.tlsFiles, inCluster: loaded.inCluster, waiting: null, revision: 'file' });
+    entries.push({ name, config: clusterConfigOf(loaded.config), tls: loaded.tls, tlsFiles: loaded.tlsFiles, inCluster: loaded.inCluster, waiting: null, revision: 'file' });
   });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, entries };
 }

@@ -78,16 +78,20 @@ async function run<A extends Servable>(options: ServeOptions, build: () => Promi
     exit(EXIT_CONFIG);
     return null;
   }
+  const { deployment } = resolved;
+  const alone = deployment.kind === 'cluster';
   const urls = listenUrls(app.server.addresses(), app.secure);
   logger.info(
     {
       urls,
-      mode: config.mode,
-      endpoints: config.mode === 'static' ? config.endpoints : undefined,
-      kubeconfig: config.kubeconfig,
-      capiCluster: config.capiCluster,
-      clustersFile: config.clustersFile ?? undefined,
-      shard: config.clustersFile !== null || (config.capiCluster !== null && 'fleet' in config.capiCluster) ? `${config.shard.index}/${config.shard.count}` : undefined,
+      deployment: deployment.kind,
+      mode: alone ? config.mode : undefined,
+      endpoints: alone && config.mode === 'static' ? config.endpoints : undefined,
+      kubeconfig: alone ? config.kubeconfig : undefined,
+      capiCluster: alone ? config.capiCluster : undefined,
+      clustersFile: deployment.kind === 'clusters-file' ? deployment.file : undefined,
+      capiFleet: deployment.kind === 'capi-fleet' ? { namespace: deployment.namespace, selector: deployment.selector } : undefined,
+      shard: alone ? undefined : `${config.shard.index}/${config.shard.count}`,
       policy: config.policy,
       cacheTtlMs: config.cacheTtlMs,
       timeoutMs: config.timeoutMs,

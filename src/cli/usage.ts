@@ -4,11 +4,15 @@ import type { HelpTopic } from './command-line.ts';
 function settingRows(): string[] {
   return SETTINGS.map((s) => {
     const fallback = s.fallback === null ? '' : ` (default ${s.fallback})`;
-    return `  --${s.flag.padEnd(16)} ${s.env.padEnd(26)} ${s.help}${fallback}`;
+    return `  --${s.flag.padEnd(16)} ${s.env.padEnd(26)} [${s.scope}] ${s.help}${fallback}`;
   });
 }
 
-const SETTINGS_INTRO = 'Every flag can be set by its environment variable; a flag wins over the variable.';
+const SETTINGS_INTRO = [
+  'Every flag can be set by its environment variable; a flag wins over the variable. Each says its scope:',
+  '[reach] how a cluster is reached (each cluster of a clusters file names its own), [judge] how it is',
+  'probed and judged (a clusters file may override it per cluster), [service] the process, [fleet] fleet mode.',
+];
 const HELP_ROW = `${'  -h, --help'.padEnd(2 + 2 + 16 + 1 + 26 + 1)}show this help`;
 const VERSION_ROW = `${'  -v, --version'.padEnd(2 + 2 + 16 + 1 + 26 + 1)}print the version`;
 
@@ -57,5 +61,5 @@ const TOPICS: Readonly<Record<HelpTopic, { readonly head: readonly string[]; rea
 /** The --help text of a command (or the overview), its flag rows generated from the settings table. */
 export function usage(topic: HelpTopic = 'overview'): string {
   const { head, exits } = TOPICS[topic];
-  return [...head, '', SETTINGS_INTRO, '', ...settingRows(), HELP_ROW, VERSION_ROW, '', ...exits, ''].join('\n');
+  return [...head, '', ...SETTINGS_INTRO, '', ...settingRows(), HELP_ROW, VERSION_ROW, '', ...exits, ''].join('\n');
 }

@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config/config.ts';
+import type { ClusterConfig } from '../config/cluster-config.ts';
 import { thresholdsOf, type ProbeCore } from '../core/probe-core.ts';
 import { createVerdictLogger } from '../log/verdict-logger.ts';
 import { CredentialMetrics } from '../metrics/credential-metrics.ts';
 import { ProbeMetrics } from '../metrics/probe-metrics.ts';
+import type { HistoryThresholds } from '../probe/history/history-checks.ts';
 import type { RoundHistory } from '../probe/history/round-history.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
@@ -14,7 +15,7 @@ import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
 
 /** What one cluster's runtime is built from: its settings and credentials, and how to build its prober. */
 export interface ClusterRuntimeOptions {
-  readonly config: Config;
+  readonly config: ClusterConfig;
   /** etcd client TLS as read at start. */
   readonly tls: TlsMaterial;
   /** etcd client TLS files, re-read when they change; absent or null: `tls` is fixed. */
@@ -27,6 +28,8 @@ export interface ClusterRuntimeOptions {
   readonly processMetrics: boolean;
   /** Builds the cluster's prober over the TLS provider the runtime made. */
   readonly buildCore: (etcdTls: TlsProvider) => Promise<ProbeCore>;
+  /** The history checks' limits, when a test needs them other than the fixed ones (ProbeCoreOptions). */
+  readonly historyThresholds?: HistoryThresholds;
 }
 
 /**
@@ -46,7 +49,7 @@ export class ClusterRuntime {
   #history: RoundHistory | null = null;
 
   constructor(options: ClusterRuntimeOptions) {
-    this.thresholds = thresholdsOf(options.config);
+    this.thresholds = thresholdsOf(options.config, options.historyThresholds);
     this.metrics = new ProbeMetrics({ quotaBytes: options.config.quotaBytes, processMetrics: options.processMetrics });
     this.#credentials = new CredentialMetrics(this.metrics.registry);
     recordExpiry(this.#credentials, 'etcd-client', options.tls);

@@ -81,7 +81,20 @@ export interface InClusterAccess {
   readonly tokenFile: string;
 }
 
-/** The resolved configuration: every field set, validated and frozen. */
+/**
+ * The cap on one cluster's history: a bound on memory, not a knob (the window, ETCD_PROBE_HISTORY_WINDOW,
+ * is what a user chooses). At the history's estimate (probe/history/round-history.ts: 856 bytes a round
+ * of 3 members) it holds 24 h of 5 s rounds, the longest window allowed; 5 members keep some 19 h.
+ */
+export const HISTORY_MAX_BYTES = 16 * 2 ** 20;
+
+/** The fields of Config derived from the settings rather than set: no variable names them. */
+export type DerivedKey = 'mode' | 'historyMaxBytes';
+
+/**
+ * The resolved configuration: every field set, validated and frozen. What the process serves (one
+ * cluster, or a fleet and from where) is not here but in its Deployment, decided once beside it.
+ */
 export interface Config {
   /** etcd client URLs to probe, as given (deduplicated, in order). */
   readonly endpoints: readonly string[];
@@ -107,16 +120,8 @@ export interface Config {
   readonly electionGraceMs: number;
   /** How far back /history reaches. */
   readonly historyWindowMs: number;
-  /** Cap on the history's estimated memory. */
+  /** Derived: the cap on the history's estimated memory, HISTORY_MAX_BYTES, or a Cluster API fleet cluster's share. */
   readonly historyMaxBytes: number;
-  /** Leader elections within leaderChangesWindowMs that make FREQUENT_LEADER_CHANGES. */
-  readonly leaderChangesMax: number;
-  readonly leaderChangesWindowMs: number;
-  /** A member's state changes within flapWindowMs that make MEMBER_FLAPPING. */
-  readonly flapChangesMax: number;
-  readonly flapWindowMs: number;
-  /** Rounds over which a member's applied index may stay put while the leader's moves. */
-  readonly stallRounds: number;
   /** DB_QUOTA_EXHAUSTION_SOON when a member's quota ETA is under this. */
   readonly quotaEtaThresholdMs: number;
   /** How far back a member's database growth is fitted for its quota ETA. */
@@ -126,7 +131,7 @@ export interface Config {
   /** Deadline of each member's HashKV in a data comparison. */
   readonly dataCheckTimeoutMs: number;
   readonly logLevel: LogLevel;
-  /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static. */
+  /** Derived: capi when capiCluster is set, kubeconfig when kubeconfig is, else static (a fleet's own config; each of its clusters has its own). */
   readonly mode: Mode;
   /** The workload cluster's kubeconfig (kubeconfig mode). */
   readonly kubeconfig: KubeconfigRef | null;
@@ -136,10 +141,8 @@ export interface Config {
   readonly connect: Connect | null;
   /** A Secret with etcd's client TLS (ca.crt, tls.crt, tls.key) in the workload cluster. */
   readonly tlsSecret: ObjectRef | null;
-  /** The Cluster API Cluster to probe (capi mode), or a fleet of them (`*`, `<namespace>/*`). */
-  readonly capiCluster: CapiTarget | null;
-  /** A Cluster API fleet: the label selector the Clusters must match; null: all of them. */
-  readonly capiSelector: string | null;
+  /** The Cluster API Cluster to probe (capi mode); a fleet of them (`*`) is the Deployment, never this. */
+  readonly capiCluster: CapiClusterRef | null;
   /** Cluster API modes: CIDRs the service never connects to with a kubeconfig from a Secret (after DNS). */
   readonly denyCidrs: readonly string[];
   /** The management cluster's kubeconfig; null: in-cluster. */
@@ -162,16 +165,12 @@ export interface Config {
   readonly maxConnections: number;
   /** Open connections one remote address may hold; further ones from it are closed at once. */
   readonly maxConnectionsPerClient: number;
-  /** A YAML file listing the clusters to probe (fleet mode); null: one cluster, from the settings above. */
-  readonly clustersFile: string | null;
   /** The share of the fleet this replica owns (keeps warm, exports metrics for). */
   readonly shard: ShardRef;
   /** How often a fleet replica refreshes the clusters it owns, and re-lists a Cluster API fleet. */
   readonly fleetRefreshMs: number;
   /** Probe rounds in flight at once across the clusters of a fleet. */
   readonly maxRoundsInFlight: number;
-  /** How long a cluster this replica does not own keeps its clients after it was last asked about. */
-  readonly idleCloseMs: number;
   /** Whether a fleet's clusters keep their member connections open between rounds (else closed after each). */
   readonly holdConnections: boolean;
   /** Clusters a Cluster API fleet follows at most (the oldest kept). */

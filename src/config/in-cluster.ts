@@ -1,14 +1,14 @@
 import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { ConfigError } from './config-error.ts';
-import type { Config, InClusterAccess } from './config.ts';
-import type { Sources } from './setting.ts';
+import type { InClusterAccess } from './config.ts';
+import type { Settings, Sources } from './setting.ts';
 
 /** Where Kubernetes mounts a pod's service account. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /** The setting that asks for in-cluster credentials, or null when none does. */
-function inClusterSetting(config: Pick<Config, 'kubeconfig' | 'capiCluster' | 'managementKubeconfig'>, sources: Sources): string | null {
+function inClusterSetting(config: Pick<Settings, 'kubeconfig' | 'capiCluster' | 'managementKubeconfig'>, sources: Sources): string | null {
   if (config.kubeconfig?.kind === 'in-cluster') return sources.kubeconfig ?? 'ETCD_PROBE_KUBECONFIG';
   if (config.capiCluster && (config.managementKubeconfig === null || config.managementKubeconfig.kind === 'in-cluster')) {
     return sources.managementKubeconfig ?? 'ETCD_PROBE_MANAGEMENT_KUBECONFIG';
@@ -30,7 +30,7 @@ export interface InClusterRequest {
  * step (cli/read-setting-files.ts), so that a pod without them fails at start, naming the setting.
  */
 export function inClusterRequest(
-  config: Pick<Config, 'kubeconfig' | 'capiCluster' | 'managementKubeconfig'>,
+  config: Pick<Settings, 'kubeconfig' | 'capiCluster' | 'managementKubeconfig'>,
   sources: Sources,
   env: Readonly<Record<string, string | undefined>>,
   serviceAccountDir: string,

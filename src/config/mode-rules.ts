@@ -1,9 +1,11 @@
 import { ConfigError } from './config-error.ts';
-import { isCapiFleet, type Config, type Mode } from './config.ts';
+import type { Mode } from './config.ts';
+import { deploymentOf } from './deployment.ts';
 import type { SettingKey, Settings, Sources } from './setting.ts';
+import { REACH_KEYS, settingsOfScope } from './settings.ts';
 
 /** The mode the settings select: a Cluster API cluster, a workload kubeconfig, or static endpoints. */
-export function modeOf(values: Pick<Config, 'capiCluster' | 'kubeconfig'>): Mode {
+export function modeOf(values: Pick<Settings, 'capiCluster' | 'kubeconfig'>): Mode {
   if (values.capiCluster) return 'capi';
   if (values.kubeconfig) return 'kubeconfig';
   return 'static';
@@ -52,29 +54,26 @@ export function modeConflicts(values: Settings, sources: Sources): ConfigError[]
   return errors;
 }
 
-/** Whether the settings select fleet mode: a clusters file, or a Cluster API fleet (`*`, `namespace/*`). */
-export function isFleet(values: Pick<Config, 'clustersFile' | 'capiCluster'>): boolean {
-  return values.clustersFile !== null || isCapiFleet(values.capiCluster);
-}
-
-const PER_CLUSTER: readonly SettingKey[] = ['endpoints', 'caFile', 'certFile', 'keyFile', 'discover', 'kubeconfig', 'nodeSelector', 'connect', 'tlsSecret', 'capiCluster', 'managementKubeconfig'];
-const FLEET_ONLY: readonly SettingKey[] = ['shard', 'fleetRefreshMs', 'maxRoundsInFlight', 'idleCloseMs', 'holdConnections', 'fleetMaxClusters', 'fleetMaxClustersPerNamespace', 'fleetHistoryMaxBytes'];
+// The fleet's settings that only apply once another one selects a fleet: not the clusters file itself (it
+// selects one), nor the Cluster API selector (it has an error of its own, naming the fleet it needs).
+const FLEET_ONLY: readonly SettingKey[] = settingsOfScope('fleet').filter((k) => k !== 'clustersFile' && k !== 'capiSelector');
 
 function fleetConflicts(values: Settings, sources: Sources): ConfigError[] {
   const errors: ConfigError[] = [];
+  const deployment = deploymentOf(values);
   const file = sources.clustersFile;
   if (file) {
-    for (const key of PER_CLUSTER) {
+    for (const key of REACH_KEYS) {
       const source = sources[key];
       if (source) errors.push(new ConfigError(source, `cannot be combined with ${file}: each cluster of the clusters file names how it is reached`));
     }
   }
   const deny = sources.denyCidrs;
   // The operator's own kubeconfigs (static and kubeconfig modes) are configuration: nothing to deny there.
-  if (deny && !values.capiCluster && !values.clustersFile) errors.push(new ConfigError(deny, 'applies only to Cluster API mode (ETCD_PROBE_CAPI_CLUSTER, or a clusters file with Cluster API clusters)'));
+  if (deny && values.capiCluster === null && deployment.kind !== 'clusters-file') errors.push(new ConfigError(deny, 'applies only to Cluster API mode (ETCD_PROBE_CAPI_CLUSTER, or a clusters file with Cluster API clusters)'));
   const selector = sources.capiSelector;
-  if (selector && !isCapiFleet(values.capiCluster)) errors.push(new ConfigError(selector, 'applies only to a Cluster API fleet (ETCD_PROBE_CAPI_CLUSTER=* or namespace/*)'));
-  if (!isFleet(values)) {
+  if (selector && deployment.kind !== 'capi-fleet') errors.push(new ConfigError(selector, 'applies only to a Cluster API fleet (ETCD_PROBE_CAPI_CLUSTER=* or namespace/*)'));
+  if (deployment.kind === 'cluster') {
     for (const key of FLEET_ONLY) {
       const source = sources[key];
       if (source) errors.push(new ConfigError(source, 'applies only in fleet mode (ETCD_PROBE_CLUSTERS_FILE, or ETCD_PROBE_CAPI_CLUSTER=* or namespace/*)'));

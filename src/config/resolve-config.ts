@@ -1,7 +1,8 @@
 import { tokenize } from './argv.ts';
 import { ConfigError, ValueProblem } from './config-error.ts';
-import type { Config } from './config.ts';
+import { HISTORY_MAX_BYTES, isCapiFleet, type Config } from './config.ts';
 import { modeOf } from './mode-rules.ts';
+import { REMOVED_SETTINGS, removedProblem } from './removed-settings.ts';
 import type { Setting, SettingKey, Settings, Sources } from './setting.ts';
 import { SETTING_TABLE, SETTINGS } from './settings.ts';
 import { unknownVariables } from './unknown-variables.ts';
@@ -44,7 +45,9 @@ function readFlags(argv: readonly string[]): { values: Map<SettingKey, RawValue>
       continue;
     }
     const setting = token.short ? undefined : SETTINGS.find((s) => s.flag === token.name);
-    if (!setting) errors.push(new ConfigError(token.raw, 'unknown flag (etcd-probe --help lists them)'));
+    const removed = token.short ? undefined : REMOVED_SETTINGS.find((r) => r.flag === token.name);
+    if (removed) errors.push(new ConfigError(token.raw, removedProblem(removed)));
+    else if (!setting) errors.push(new ConfigError(token.raw, 'unknown flag (etcd-probe --help lists them)'));
     else if (token.value === null) {
       errors.push(new ConfigError(token.raw, `needs a value, e.g. ${token.raw}=${setting.fallback ?? '...'}`));
     } else values.set(setting.key, { text: token.value, source: token.raw });
@@ -61,12 +64,12 @@ function pick(setting: Setting, flags: ReadonlyMap<SettingKey, RawValue>, env: S
   return null;
 }
 
-function defaultOf<K extends SettingKey>(setting: Setting<K>): Config[K] {
+function defaultOf<K extends SettingKey>(setting: Setting<K>): Settings[K] {
   return setting.fallback === null ? setting.absent : setting.parse(setting.fallback);
 }
 
 // Listed key by key, so that the compiler checks that every setting is decoded into its own type.
-function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settings {
+function decodeEach(decode: <K extends SettingKey>(key: K) => Settings[K]): Settings {
   return {
     endpoints: decode('endpoints'),
     caFile: decode('caFile'),
@@ -81,12 +84,6 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     maxRaftGap: decode('maxRaftGap'),
     electionGraceMs: decode('electionGraceMs'),
     historyWindowMs: decode('historyWindowMs'),
-    historyMaxBytes: decode('historyMaxBytes'),
-    leaderChangesMax: decode('leaderChangesMax'),
-    leaderChangesWindowMs: decode('leaderChangesWindowMs'),
-    flapChangesMax: decode('flapChangesMax'),
-    flapWindowMs: decode('flapWindowMs'),
-    stallRounds: decode('stallRounds'),
     quotaEtaThresholdMs: decode('quotaEtaThresholdMs'),
     quotaEtaWindowMs: decode('quotaEtaWindowMs'),
     dataCheckIntervalMs: decode('dataCheckIntervalMs'),
@@ -106,7 +103,6 @@ function decodeEach(decode: <K extends SettingKey>(key: K) => Config[K]): Settin
     shard: decode('shard'),
     fleetRefreshMs: decode('fleetRefreshMs'),
     maxRoundsInFlight: decode('maxRoundsInFlight'),
-    idleCloseMs: decode('idleCloseMs'),
     holdConnections: decode('holdConnections'),
     fleetMaxClusters: decode('fleetMaxClusters'),
     fleetMaxClustersPerNamespace: decode('fleetMaxClustersPerNamespace'),
@@ -132,7 +128,7 @@ export function resolveSettings(input: SettingsInput): Resolution {
   errors.push(...unknown.errors);
   const sources: Partial<Record<SettingKey, string>> = {};
   const problems = new Map<SettingKey, ConfigError>();
-  const settings = decodeEach(<K extends SettingKey>(key: K): Config[K] => {
+  const settings = decodeEach(<K extends SettingKey>(key: K): Settings[K] => {
     const setting: Setting<K> = SETTING_TABLE[key];
     const raw = pick(setting, flags, input.env);
     if (raw === null) return defaultOf(setting);
@@ -154,11 +150,18 @@ export function resolveSettings(input: SettingsInput): Resolution {
   return { settings, sources, errors, warnings: unknown.warnings, help };
 }
 
-/** The frozen Config of settings that resolved without a problem: the mode derived, the lists copied. */
+/**
+ * The frozen Config of settings that resolved without a problem: the mode and the history cap derived,
+ * the lists copied, and what selects the Deployment (deploymentOf) left out.
+ */
 export function configOf(settings: Settings): Config {
+  const { clustersFile: _file, capiSelector: _selector, capiCluster: target, ...rest } = settings;
+  const capiCluster = isCapiFleet(target) ? null : target;
   return Object.freeze({
-    ...settings,
-    mode: modeOf(settings),
+    ...rest,
+    capiCluster,
+    mode: modeOf({ capiCluster, kubeconfig: settings.kubeconfig }),
+    historyMaxBytes: HISTORY_MAX_BYTES,
     endpoints: Object.freeze([...settings.endpoints]),
     listen: Object.freeze({ ...settings.listen }),
     authRoutes: Object.freeze([...settings.authRoutes]),

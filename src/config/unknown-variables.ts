@@ -1,4 +1,5 @@
 import { ConfigError } from './config-error.ts';
+import { REMOVED_SETTINGS, removedProblem } from './removed-settings.ts';
 import { SETTINGS } from './settings.ts';
 
 const PREFIX = 'ETCD_PROBE_';
@@ -22,8 +23,9 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * ETCD_PROBE_* variables that are no setting: a near miss of a real name is an error (a typo would
- * otherwise silently fall back to a default); anything else is a warning.
+ * ETCD_PROBE_* variables that are no setting: a removed setting is an error naming what replaced it, a
+ * near miss of a real name is an error (a typo would otherwise silently fall back to a default); anything
+ * else is a warning.
  */
 export function unknownVariables(env: Readonly<Record<string, string | undefined>>): {
   errors: ConfigError[];
@@ -37,6 +39,11 @@ export function unknownVariables(env: Readonly<Record<string, string | undefined
     if (name === 'ETCD_PROBE_PORT' && !/^(tcp|udp|sctp):\/\//.test(env[name] ?? '')) {
       // Kubernetes writes tcp://host:port here; anything else is a user's guess at a setting.
       warnings.push(`${name}: not a setting, ignored (the listen address is ETCD_PROBE_LISTEN)`);
+      continue;
+    }
+    const removed = REMOVED_SETTINGS.find((r) => r.variable === name);
+    if (removed) {
+      errors.push(new ConfigError(name, removedProblem(removed)));
       continue;
     }
     if (SERVICE_LINK.test(name)) continue;

@@ -1,8 +1,10 @@
-import type { Config, InClusterAccess } from '../config/config.ts';
+import type { ClusterConfig } from '../config/cluster-config.ts';
+import type { InClusterAccess } from '../config/config.ts';
 import { createSource } from '../discovery/create-source.ts';
 import type { DiscoveredSource } from '../discovery/discovered-source.ts';
 import type { HistoryLimits } from '../probe/history/round-history.ts';
 import type { KubeConnection } from '../kube/kube-connection.ts';
+import { HISTORY_THRESHOLDS, type HistoryThresholds } from '../probe/history/history-checks.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
 import { DataChecker } from '../probe/data-check/data-checker.ts';
 import { Prober } from '../probe/prober.ts';
@@ -11,7 +13,7 @@ import { fixedTls, type TlsProvider } from '../tls/tls-provider.ts';
 
 /** What the prober is built from; the clock and the member source can be injected. */
 export interface ProbeCoreOptions {
-  readonly config: Config;
+  readonly config: ClusterConfig;
   /** etcd client TLS as read at start. */
   readonly tls: TlsMaterial;
   /** etcd client TLS re-read when its files change; absent: `tls` is fixed. */
@@ -26,6 +28,8 @@ export interface ProbeCoreOptions {
   readonly management?: KubeConnection;
   /** The divergence check's interval when ETCD_PROBE_DATA_CHECK_INTERVAL is unset: 5m alone, 0 (off) in a fleet; 0 for a one-shot check. */
   readonly dataCheckDefaultMs?: number;
+  /** The history checks' limits; HISTORY_THRESHOLDS (fixed constants) but in tests that need them short or high. */
+  readonly historyThresholds?: HistoryThresholds;
 }
 
 /** The divergence check's default interval for one cluster served alone. */
@@ -40,29 +44,25 @@ export interface ProbeCore {
   close(): Promise<void>;
 }
 
-/** The limits the verdict judges a round by, as configured. */
-export function thresholdsOf(config: Config): Thresholds {
+/** The limits the verdict judges a round by: the settings, and the history checks' fixed limits (tests may pass their own). */
+export function thresholdsOf(config: ClusterConfig, history: HistoryThresholds = HISTORY_THRESHOLDS): Thresholds {
   return {
     quotaBytes: config.quotaBytes,
     maxRaftGap: config.maxRaftGap,
     nodeGraceMs: config.nodeGraceMs,
     electionGraceMs: config.electionGraceMs,
-    leaderChangesMax: config.leaderChangesMax,
-    leaderChangesWindowMs: config.leaderChangesWindowMs,
-    flapChangesMax: config.flapChangesMax,
-    flapWindowMs: config.flapWindowMs,
-    stallRounds: config.stallRounds,
+    ...history,
     quotaEtaThresholdMs: config.quotaEtaThresholdMs,
     quotaEtaWindowMs: config.quotaEtaWindowMs,
   };
 }
 
 /** How much round history the prober keeps, as configured: at least as far back as the verdict's checks look. */
-export function historyLimitsOf(config: Config): HistoryLimits {
+export function historyLimitsOf(config: ClusterConfig, history: HistoryThresholds = HISTORY_THRESHOLDS): HistoryLimits {
   return {
     windowMs: config.historyWindowMs,
     maxBytes: config.historyMaxBytes,
-    checksMs: Math.max(config.leaderChangesWindowMs, config.flapWindowMs, config.quotaEtaWindowMs),
+    checksMs: Math.max(history.leaderChangesWindowMs, history.flapWindowMs, config.quotaEtaWindowMs),
   };
 }
 
@@ -74,7 +74,7 @@ export async function buildProbeCore(options: ProbeCoreOptions): Promise<ProbeCo
   const { config } = options;
   const now = options.now ?? Date.now;
   const source = options.source ?? (await createSource({ config, tls: options.etcdTls ?? fixedTls(options.tls), now, inCluster: options.inCluster ?? null, ...(options.management ? { management: options.management } : {}) }));
-  const prober = new Prober({ source, thresholds: thresholdsOf(config), history: historyLimitsOf(config), now });
+  const prober = new Prober({ source, thresholds: thresholdsOf(config, options.historyThresholds), history: historyLimitsOf(config, options.historyThresholds), now });
   const intervalMs = config.dataCheckIntervalMs ?? options.dataCheckDefaultMs ?? 0;
   const dataChecker =
     intervalMs > 0

@@ -1,4 +1,4 @@
-import { isCapiFleet, type InClusterAccess, type KubeconfigRef } from '../config/config.ts';
+import type { InClusterAccess, KubeconfigRef } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { DialGuard } from '../kube/dial-guard.ts';
 import { KubeConnection, loadKubeConfig } from '../kube/kube-connection.ts';
@@ -33,7 +33,6 @@ export function createKubeSource(inputs: SourceInputs): DiscoveredSource {
   const { config, tls, now } = inputs;
   const refreshMs = inputs.secretRefreshMs ?? SECRET_REFRESH_MS;
   const base = { nodeSelector: config.nodeSelector, timeoutMs: config.timeoutMs, maxMembers: config.maxMembers };
-  if (isCapiFleet(config.capiCluster)) throw new Error('a Cluster API fleet is probed one Cluster at a time (fleet/), not by one source');
   if (config.capiCluster) {
     const management = inputs.management ?? connectionTo(config.managementKubeconfig ?? { kind: 'in-cluster' }, 'ETCD_PROBE_MANAGEMENT_KUBECONFIG', inputs.inCluster ?? null);
     const access = new CapiAccess({ management, cluster: config.capiCluster, refreshMs, now, dialGuard: new DialGuard(config.denyCidrs) });

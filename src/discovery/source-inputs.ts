@@ -1,10 +1,11 @@
-import type { Config, InClusterAccess } from '../config/config.ts';
+import type { ClusterConfig } from '../config/cluster-config.ts';
+import type { InClusterAccess } from '../config/config.ts';
 import type { KubeConnection } from '../kube/kube-connection.ts';
 import type { TlsProvider } from '../tls/tls-provider.ts';
 
 /** What a member source is made from besides the config. */
 export interface SourceInputs {
-  readonly config: Config;
+  readonly config: ClusterConfig;
   /** etcd client TLS from files (static and kubeconfig modes), re-read when they change. */
   readonly tls: TlsProvider;
   /** The API server and service-account files for `in-cluster` settings (the resolver's inCluster). */

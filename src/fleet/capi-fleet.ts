@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { CapiFleetRef, Config, InClusterAccess } from '../config/config.ts';
+import type { ClusterConfig } from '../config/cluster-config.ts';
+import type { CapiFleetRef, InClusterAccess } from '../config/config.ts';
 import { endpointText } from '../kube/api-endpoint.ts';
 import type { CapiClusterFacts } from '../kube/capi-cluster-facts.ts';
 import { boundClusters, leftOutKey, type ClusterBounds, type LeftOut } from './cluster-bounds.ts';
@@ -27,14 +28,14 @@ export function waitingReason(cluster: CapiClusterFacts): string | null {
  * The fleet entries of listed Clusters: each probed with the process's settings, its own `namespace/name`
  * and the controlPlaneEndpoint its kubeconfig must name (a changed endpoint rebuilds the entry).
  */
-export function capiEntries(clusters: readonly CapiClusterFacts[], base: Config, inCluster: InClusterAccess | null): ClusterEntry[] {
+export function capiEntries(clusters: readonly CapiClusterFacts[], base: ClusterConfig, inCluster: InClusterAccess | null): ClusterEntry[] {
   return clusters.map((c) => {
     const waiting = waitingReason(c);
     const endpoint = c.controlPlaneEndpoint;
     return {
       name: `${c.namespace}/${c.name}`,
       ...(c.uid ? { shardKey: c.uid } : {}),
-      config: Object.freeze({ ...base, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name, controlPlaneEndpoint: endpoint }) }),
+      config: Object.freeze({ ...base, mode: 'capi' as const, capiCluster: Object.freeze({ namespace: c.namespace, name: c.name, controlPlaneEndpoint: endpoint }) }),
       tls: { ca: null, cert: null, key: null },
       inCluster,
       waiting,
@@ -61,7 +62,7 @@ export interface FollowerOptions {
   readonly target: CapiFleetRef;
   readonly selector: string | null;
   readonly fleet: Fleet;
-  readonly base: Config;
+  readonly base: ClusterConfig;
   readonly inCluster: InClusterAccess | null;
   readonly refreshMs: number;
   /** How many Clusters are followed at most; the oldest are kept. */

@@ -77,7 +77,7 @@ export function leftOutByBound(leftOut: readonly LeftOut[]): { namespace: number
   return sums;
 }
 
-/** The least history a cluster keeps whatever the budget (ETCD_PROBE_HISTORY_MAX_BYTES's own minimum). */
+/** The least history a cluster keeps whatever the budget (the old ETCD_PROBE_HISTORY_MAX_BYTES's minimum). */
 export const MIN_HISTORY_BYTES = 64 * 1024;
 
 /**

@@ -1,4 +1,5 @@
-import type { Config, InClusterAccess } from '../config/config.ts';
+import type { ClusterConfig } from '../config/cluster-config.ts';
+import type { InClusterAccess } from '../config/config.ts';
 import type { TlsFiles, TlsMaterial } from '../tls/tls-files.ts';
 
 /** One cluster of a fleet: its name and its own resolved settings, or why it is not probed yet. */
@@ -8,7 +9,7 @@ export interface ClusterEntry {
   /** What its shard is hashed from: a Cluster's uid (its creator cannot choose it to land on one shard); absent: `name`. */
   readonly shardKey?: string;
   /** Its settings: the process's, with the cluster's own mode settings and overrides. */
-  readonly config: Config;
+  readonly config: ClusterConfig;
   /** etcd client TLS as read at start (a clusters file's files); empty in a Cluster API fleet (minted). */
   readonly tls: TlsMaterial;
   /** Its TLS files, re-read when they change; absent: `tls` is fixed. */

@@ -6,6 +6,13 @@ import { ClusterSlot, type SlotOptions } from './cluster-slot.ts';
 import type { RoundLimiter } from './round-limiter.ts';
 import { owns } from './shard.ts';
 
+/**
+ * How long a cluster this replica does not own keeps its prober (clients, port-forwards) after it was last
+ * asked about: 5 minutes, so that a dashboard that keeps polling it reuses them and a one-off look is
+ * released soon after. Not a setting (it was ETCD_PROBE_IDLE_CLOSE): nobody was found who needs to turn it.
+ */
+export const IDLE_CLOSE_MS = 5 * 60_000;
+
 /** What a fleet runs with. */
 export interface FleetOptions {
   readonly shard: ShardRef;
@@ -16,7 +23,7 @@ export interface FleetOptions {
   readonly minForcedIntervalMs: number;
   /** How often the owned clusters are probed (and idle ones released). */
   readonly refreshMs: number;
-  /** How long a cluster this replica does not own keeps its prober after it was last asked about. */
+  /** How long a cluster this replica does not own keeps its prober after it was last asked about (IDLE_CLOSE_MS). */
   readonly idleCloseMs: number;
   /** Whether clusters keep their member connections open between rounds (SlotOptions). */
   readonly holdConnections: boolean;

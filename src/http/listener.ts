@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyHttpsOptions, type Fastify
 import type { Logger } from 'pino';
 import type { LoadedToken } from '../auth/bearer-token.ts';
 import { TokenFile } from '../auth/token-file.ts';
-import type { Config } from '../config/config.ts';
+import type { ServiceConfig } from '../config/cluster-config.ts';
 import { QuietLogController } from '../log/request-log.ts';
 import type { CredentialMetrics } from '../metrics/credential-metrics.ts';
 import { recordExpiry, reloadReporter } from '../tls/reload-reporter.ts';
@@ -24,7 +24,7 @@ export const RELOAD_INTERVAL_MS = 5000;
 
 /** What the listener is made of: its limits and guarded routes, HTTPS material, the token, where to report. */
 export interface ListenerOptions {
-  readonly config: Pick<Config, 'maxConnections' | 'maxConnectionsPerClient' | 'authRoutes'>;
+  readonly config: Pick<ServiceConfig, 'maxConnections' | 'maxConnectionsPerClient' | 'authRoutes'>;
   readonly logger: Logger;
   readonly metrics: CredentialMetrics;
   readonly now: () => number;

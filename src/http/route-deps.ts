@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config/config.ts';
+import type { ClusterConfig } from '../config/cluster-config.ts';
 import type { ProbeMetrics } from '../metrics/probe-metrics.ts';
 import type { RoundHistory } from '../probe/history/round-history.ts';
 import type { Thresholds } from '../probe/member-checks.ts';
@@ -15,7 +15,7 @@ import { credentialOf } from './response-headers.ts';
 export interface RouteDeps {
   readonly cache: RoundCache<Snapshot>;
   readonly metrics: ProbeMetrics;
-  readonly config: Pick<Config, 'policy' | 'cacheTtlMs' | 'timeoutMs' | 'quotaBytes'>;
+  readonly config: Pick<ClusterConfig, 'policy' | 'cacheTtlMs' | 'timeoutMs' | 'quotaBytes'>;
   /** Epoch milliseconds. */
   readonly now: () => number;
   readonly lifecycle: Lifecycle;

@@ -137,18 +137,18 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonEntry>> = {
   FREQUENT_LEADER_CHANGES: {
     severity: 'degraded',
     fromHistory: true,
-    when: "Recent rounds saw `ETCD_PROBE_LEADER_CHANGES` (4) or more leader elections within `ETCD_PROBE_LEADER_CHANGES_WINDOW` (15m), as the etcd monitoring mixin alerts: each change of leader seen between rounds. A raft term jump under the same leader is not one (etcd 3.4's lone survivor of a lost quorum raises the term with every failed campaign), nor is the change that ends a lost quorum (QUORUM_LOST reported that outage); /history lists both, as `term` and `afterQuorumLoss`.",
+    when: "Recent rounds saw 4 or more leader elections within 15 minutes, as the etcd monitoring mixin alerts (etcdHighNumberOfLeaderChanges; fixed, not a setting): each change of leader seen between rounds. A raft term jump under the same leader is not one (etcd 3.4's lone survivor of a lost quorum raises the term with every failed campaign), nor is the change that ends a lost quorum (QUORUM_LOST reported that outage); /history lists both, as `term` and `afterQuorumLoss`.",
     hint: "Leaders that keep changing while quorum holds point at slow disks or a flaky network long before anything fails: check etcd_disk_wal_fsync_duration_seconds and etcd_network_peer_round_trip_time_seconds on every member, CPU starvation of the etcd processes, and that --heartbeat-interval and --election-timeout suit the network's round trip.",
   },
   MEMBER_FLAPPING: {
     severity: 'degraded',
     fromHistory: true,
-    when: 'A member changed state (healthy, unhealthy, unreachable) `ETCD_PROBE_FLAP_CHANGES` (4) or more times within `ETCD_PROBE_FLAP_WINDOW` (10m). Read failures during an election or a lost quorum are the cluster\'s, not counted against each member.',
+    when: 'A member changed state (healthy, unhealthy, unreachable) 4 or more times within 10 minutes (fixed: a restart is 2 changes, so this is a member that went down twice). Read failures during an election or a lost quorum are the cluster\'s, not counted against each member.',
     hint: "A member that keeps going down and coming back is crash-looping (its logs, its static pod's restarts, OOM kills), losing its disk or its network to the leader intermittently: look at it before it stays down, and do not take another member down meanwhile. Its last failure is in GET /history.",
   },
   MEMBER_STALLED: {
     severity: 'degraded',
-    when: "A member answered, but its raft applied index stayed the same over the last `ETCD_PROBE_STALL_ROUNDS` (3) rounds, spanning at least 10 s, while the leader's advanced (every round adds entries: the alarm list goes through raft).",
+    when: "A member answered, but its raft applied index stayed the same over the last 3 rounds (fixed), spanning at least 10 s, while the leader's advanced (every round adds entries: the alarm list goes through raft).",
     hint: "The member commits no more entries or cannot apply them: a hung apply loop, a full or failing disk, or a backend blocked by a long defragmentation. Check its disk and logs; if it does not move again, restart it (the others keep quorum).",
   },
   DB_QUOTA_HIGH: {

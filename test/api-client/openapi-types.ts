@@ -129,7 +129,7 @@ export interface paths {
         /**
          * What changed over the recent rounds, and each member's record
          * @description Kept in memory only (lost on restart), bounded by `ETCD_PROBE_HISTORY_WINDOW` (1 h) and
-         *     `ETCD_PROBE_HISTORY_MAX_BYTES`. Lists the transitions in time order (verdict changes, members
+         *     16 MiB (estimated). Lists the transitions in time order (verdict changes, members
          *     going unhealthy or unreachable and back, leader changes with the raft term jumps that show
          *     elections between rounds, alarms raised and cleared), and per member its share of healthy rounds,
          *     its state changes and its last failure (kept after it recovers and after its rounds age out).

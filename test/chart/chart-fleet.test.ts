@@ -141,13 +141,11 @@ describe('fleet mode: each pod its shard', () => {
   it('passes the fleet settings with the meaning intended', () => {
     const result = resolve(envOfPod(render({ ...FLEET, set: { 'listener.authToken.generate': false } }), 2));
     if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
+    expect(result.deployment).toEqual({ kind: 'capi-fleet', namespace: null, selector: 'etcd-probe.example/watch=true,!etcd-probe.example/skip' });
     expect(result.config).toMatchObject({
-      capiCluster: { fleet: true, namespace: null },
-      capiSelector: 'etcd-probe.example/watch=true,!etcd-probe.example/skip',
       shard: { index: 2, count: 3 },
       fleetRefreshMs: 30_000,
       maxRoundsInFlight: 8,
-      idleCloseMs: 600_000,
       holdConnections: false,
       managementKubeconfig: null,
     });
@@ -161,7 +159,8 @@ describe('fleet mode: each pod its shard', () => {
     expect(envOfPod(objects, 1)).toEqual({ POD_INDEX: '1', ETCD_PROBE_CAPI_CLUSTER: 'clusters/*', ETCD_PROBE_SHARD: '1/2' });
     const result = resolve(envOfPod(objects, 1));
     if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
-    expect(result.config).toMatchObject({ capiCluster: { fleet: true, namespace: 'clusters' }, capiSelector: null, shard: { index: 1, count: 2 } });
+    expect(result.deployment).toEqual({ kind: 'capi-fleet', namespace: 'clusters', selector: null });
+    expect(result.config).toMatchObject({ shard: { index: 1, count: 2 } });
   });
 
   it('makes a pod without the label (Kubernetes before 1.28, or the gate off) fail at start naming ETCD_PROBE_SHARD, never guess a shard', () => {

@@ -9,7 +9,7 @@ describe('usage', () => {
     const line = lines.find((l) => l.trimStart().startsWith(`--${s.flag} `));
     expect(line).toBeDefined();
     expect(line).toContain(` ${s.env} `);
-    expect(line).toContain(s.help);
+    expect(line).toContain(`[${s.scope}] ${s.help}`);
     if (s.fallback === null) expect(line).not.toContain('(default ');
     else expect(line).toContain(`(default ${s.fallback})`);
   });

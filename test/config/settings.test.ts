@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/cli/load-config.ts';
-import { SETTINGS } from '../../src/config/settings.ts';
+import { JUDGE_KEYS, REACH_KEYS, SETTINGS, settingsOfScope } from '../../src/config/settings.ts';
+import { SCOPES } from '../../src/config/setting.ts';
 
 describe('SETTINGS', () => {
-  it('has one setting per Config field (mode is derived)', () => {
+  it('has one setting per Config field (mode and the history cap are derived), and the deployment\'s two', () => {
     const result = loadConfig({ env: {}, argv: [], now: new Date() });
     if (!result.ok) throw new Error('the defaults must resolve');
-    expect(SETTINGS.map((s) => s.key).sort()).toEqual(Object.keys(result.config).filter((k) => k !== 'mode').sort());
+    expect(SETTINGS.map((s) => s.key).sort()).toEqual(Object.keys(result.config).filter((k) => k !== 'mode' && k !== 'historyMaxBytes').concat('capiSelector', 'clustersFile').sort());
   });
 
   it.each(SETTINGS.map((s) => [s.flag, s]))('names the variable of --%s after the flag', (_flag, s) => {
@@ -52,5 +53,17 @@ describe('SETTINGS', () => {
     expect(() => ttl?.parse('61m')).toThrow('61m is out of range (0s to 1h)');
     expect(timeout?.parse('10ms')).toBe(10);
     expect(() => timeout?.parse('9ms')).toThrow('9ms is out of range (10ms to 60s)');
+  });
+
+  it('gives every setting one of the scopes, and derives the per-cluster lists from them', () => {
+    expect(SCOPES.flatMap(settingsOfScope).sort()).toEqual(SETTINGS.map((s) => s.key).sort());
+    // What a clusters file's cluster names for itself...
+    expect(REACH_KEYS).toEqual(['endpoints', 'caFile', 'certFile', 'keyFile', 'discover', 'kubeconfig', 'nodeSelector', 'connect', 'tlsSecret', 'capiCluster', 'managementKubeconfig']);
+    // ...and what it may override of the process's way of judging: nothing of the service or the fleet.
+    expect(JUDGE_KEYS).toContain('policy');
+    expect(JUDGE_KEYS).toContain('dataCheckIntervalMs');
+    expect(JUDGE_KEYS).not.toContain('listen');
+    expect(settingsOfScope('fleet')).toEqual(expect.arrayContaining(['clustersFile', 'shard', 'capiSelector']));
+    expect(settingsOfScope('service')).toEqual(expect.arrayContaining(['listen', 'logLevel', 'authTokenFile', 'denyCidrs']));
   });
 });

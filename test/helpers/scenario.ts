@@ -32,19 +32,20 @@ export interface Scenario {
 export async function startScenario(): Promise<Scenario> {
   const cluster = await NetnsCluster.start({ size: 3 });
   try {
-    const service = await startService({
-      ...clusterEnv(cluster),
-      ETCD_PROBE_TIMEOUT: `${DEADLINE_MS}ms`,
-      ETCD_PROBE_CACHE_TTL: '0s',
-      // Unknown to a service without the election grace: then it only warns that it ignores it.
-      ETCD_PROBE_ELECTION_GRACE: `${GRACE_MS}ms`,
+    const service = await startService(
+      {
+        ...clusterEnv(cluster),
+        ETCD_PROBE_TIMEOUT: `${DEADLINE_MS}ms`,
+        ETCD_PROBE_CACHE_TTL: '0s',
+        // Unknown to a service without the election grace: then it only warns that it ignores it.
+        ETCD_PROBE_ELECTION_GRACE: `${GRACE_MS}ms`,
+        ETCD_PROBE_LOG_LEVEL: 'warn',
+      },
       // The scenarios judge what each round proves. A file injects a fault every few seconds, which the
       // history's reasons about recent rounds (FREQUENT_LEADER_CHANGES, MEMBER_FLAPPING) rightly report
       // for their whole window, long after the cluster is healthy again: their thresholds go to the top.
-      ETCD_PROBE_LEADER_CHANGES: '1000',
-      ETCD_PROBE_FLAP_CHANGES: '1000',
-      ETCD_PROBE_LOG_LEVEL: 'warn',
-    });
+      { historyThresholds: { leaderChangesMax: 1000, flapChangesMax: 1000 } },
+    );
     const recorder = new VerdictRecorder(service.url);
     recorder.start();
     return { cluster, service, recorder };

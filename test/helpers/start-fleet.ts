@@ -13,7 +13,8 @@ export async function startFleet(env: Record<string, string>): Promise<RunningFl
   const input = { env: { ETCD_PROBE_LOG_LEVEL: 'debug', ...env }, argv: [], now: new Date() };
   const result = loadConfig(input);
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('\n'));
-  const source = await fleetSourceOf(result, input);
+  if (result.deployment.kind === 'cluster') throw new Error('these settings select one cluster, not a fleet');
+  const source = await fleetSourceOf(result, result.deployment, input);
   if (!source.ok) throw new Error(source.errors.map((e) => e.message).join('\n'));
   const logs = new LogSink();
   const app = await buildFleetApp({ config: result.config, logger: createLogger(result.config.logLevel, logs), source: source.source, listenerTls: result.listenerTls, auth: result.auth });

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/cli/load-config.ts';
+import { HISTORY_THRESHOLDS, type HistoryThresholds } from '../../src/probe/history/history-checks.ts';
 import type { MemberSource } from '../../src/probe/member-source.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { LogSink } from './log-sink.ts';
@@ -43,6 +44,8 @@ export async function startService(
     reloadIntervalMs?: number;
     /** Where a stand-in service account is mounted, for `in-cluster` settings. */
     serviceAccountDir?: string;
+    /** The history checks' limits, other than the fixed ones (no setting turns them). */
+    historyThresholds?: Partial<HistoryThresholds>;
   } = {},
 ): Promise<RunningService> {
   const result = loadConfig({
@@ -60,6 +63,7 @@ export async function startService(
     ...(options.source ? { source: options.source(result.tls) } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.reloadIntervalMs ? { reloadIntervalMs: options.reloadIntervalMs } : {}),
+    ...(options.historyThresholds ? { historyThresholds: { ...HISTORY_THRESHOLDS, ...options.historyThresholds } } : {}),
     tlsFiles: result.tlsFiles,
     listenerTls: result.listenerTls,
     auth: result.auth,

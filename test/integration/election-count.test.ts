@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryThresholds } from '../../src/probe/history/history-checks.ts';
 import { EtcdCluster, etcdVersion } from '#lab/etcd/cluster.ts';
 import { get } from '../helpers/http.ts';
 import { startService, type RunningService } from '../helpers/start-service.ts';
@@ -25,8 +26,8 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-async function service(env: Record<string, string> = {}): Promise<{ s: RunningService; recorder: VerdictRecorder }> {
-  const s = await startService({ ...clusterEnv(cluster), ETCD_PROBE_TIMEOUT: '1s', ETCD_PROBE_CACHE_TTL: '0s', ETCD_PROBE_LOG_LEVEL: 'warn', ...env });
+async function service(historyThresholds: Partial<HistoryThresholds> = {}): Promise<{ s: RunningService; recorder: VerdictRecorder }> {
+  const s = await startService({ ...clusterEnv(cluster), ETCD_PROBE_TIMEOUT: '1s', ETCD_PROBE_CACHE_TTL: '0s', ETCD_PROBE_LOG_LEVEL: 'warn' }, { historyThresholds });
   const recorder = new VerdictRecorder(s.url);
   recorder.start();
   return { s, recorder };
@@ -126,7 +127,7 @@ describe('genuine changes of leader', () => {
   beforeAll(async () => {
     await cluster.waitHealthy();
     // Moves and a kill make members change state too: MEMBER_FLAPPING is not what this test is about.
-    svc = await service({ ETCD_PROBE_LEADER_CHANGES: '3', ETCD_PROBE_FLAP_CHANGES: '1000' });
+    svc = await service({ leaderChangesMax: 3, flapChangesMax: 1000 });
   });
   afterAll(async () => {
     await svc?.recorder.stop();

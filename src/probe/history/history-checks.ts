@@ -2,9 +2,9 @@ import { label, reason, type Reason } from '../reason.ts';
 import type { MemberState, ObservedRound, RoundRecord } from './round-record.ts';
 import { leaderChanged, lostQuorum } from './transitions.ts';
 
-/** The limits of the checks that read recent rounds. */
+/** The limits of the checks that read recent rounds: HISTORY_THRESHOLDS, tests excepted. */
 export interface HistoryThresholds {
-  /** FREQUENT_LEADER_CHANGES at this many elections or more within leaderChangesWindowMs (etcd mixin: 4 in 15m). */
+  /** FREQUENT_LEADER_CHANGES at this many elections or more within leaderChangesWindowMs. */
   readonly leaderChangesMax: number;
   readonly leaderChangesWindowMs: number;
   /** MEMBER_FLAPPING at this many state changes or more within flapWindowMs. */
@@ -13,6 +13,37 @@ export interface HistoryThresholds {
   /** MEMBER_STALLED when a member's applied index stays put over this many rounds while the leader's moves. */
   readonly stallRounds: number;
 }
+
+/**
+ * FREQUENT_LEADER_CHANGES at 4 elections within 15 minutes: the etcd monitoring mixin's
+ * etcdHighNumberOfLeaderChanges (`increase(etcd_server_leader_changes_seen_total[15m]) >= 4`), so that this
+ * verdict and the alert an operator already runs agree. A convention, not a tuning knob.
+ */
+export const LEADER_CHANGES_MAX = 4;
+/** The window of LEADER_CHANGES_MAX: the mixin's 15 minutes. */
+export const LEADER_CHANGES_WINDOW_MS = 15 * 60_000;
+/**
+ * MEMBER_FLAPPING at 4 state changes within 10 minutes: a restart is 2 changes (down, up), so 4 is a member
+ * that went down twice, the least that is a pattern rather than one event, and 10 minutes keeps it within
+ * the leader-change window so both reasons speak of the same recent past.
+ */
+export const FLAP_CHANGES_MAX = 4;
+/** The window of FLAP_CHANGES_MAX. */
+export const FLAP_WINDOW_MS = 10 * 60_000;
+/**
+ * MEMBER_STALLED after 3 rounds with the applied index put (and MIN_STALL_SPAN_MS): two rounds can catch a
+ * healthy follower between the leader's commit and its own apply; a third unchanged one cannot.
+ */
+export const STALL_ROUNDS = 3;
+
+/** The limits the history checks judge by. */
+export const HISTORY_THRESHOLDS: HistoryThresholds = Object.freeze({
+  leaderChangesMax: LEADER_CHANGES_MAX,
+  leaderChangesWindowMs: LEADER_CHANGES_WINDOW_MS,
+  flapChangesMax: FLAP_CHANGES_MAX,
+  flapWindowMs: FLAP_WINDOW_MS,
+  stallRounds: STALL_ROUNDS,
+});
 
 type Round = ObservedRound | RoundRecord;
 

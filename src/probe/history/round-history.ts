@@ -7,7 +7,7 @@ import { lostQuorum, transitionsBetween, type Transition } from './transitions.t
 export interface HistoryLimits {
   /** What `/history` covers (ETCD_PROBE_HISTORY_WINDOW). */
   readonly windowMs: number;
-  /** The estimated memory the records may take (ETCD_PROBE_HISTORY_MAX_BYTES); the oldest go first. */
+  /** The estimated memory the records may take (config's historyMaxBytes); the oldest go first. */
   readonly maxBytes: number;
   /** The longest window a verdict check reads (leader changes, flapping); records are kept that long at least. */
   readonly checksMs: number;

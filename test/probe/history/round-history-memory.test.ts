@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The history's memory over a long run, measured in a process of its own (--expose-gc, nothing else on
-// its heap): the heap it grows by, after collection, stays within ETCD_PROBE_HISTORY_MAX_BYTES.
+// its heap): the heap it grows by, after collection, stays within its cap (HISTORY_MAX_BYTES in production).
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/bench/history-memory.ts', import.meta.url));
 
