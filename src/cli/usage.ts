@@ -1,8 +1,12 @@
 import { SETTINGS } from '../config/settings.ts';
 import type { HelpTopic } from './command-line.ts';
 
-function settingRows(): string[] {
-  return SETTINGS.map((s) => {
+// check probes one cluster once and serves nothing: how to reach and judge it, and its log, are all that
+// applies (issue 26: its help listed the listener's, the token's and the fleet's flags too).
+const CHECK_SETTINGS = SETTINGS.filter((s) => s.scope === 'reach' || s.scope === 'judge' || s.key === 'logLevel');
+
+function settingRows(topic: HelpTopic): string[] {
+  return (topic === 'check' ? CHECK_SETTINGS : SETTINGS).map((s) => {
     const fallback = s.fallback === null ? '' : ` (default ${s.fallback})`;
     return `  --${s.flag.padEnd(16)} ${s.env.padEnd(26)} [${s.scope}] ${s.help}${fallback}`;
   });
@@ -13,6 +17,7 @@ const SETTINGS_INTRO = [
   '[reach] how a cluster is reached (each cluster of a clusters file names its own), [judge] how it is',
   'probed and judged (a clusters file may override it per cluster), [service] the process, [fleet] fleet mode.',
 ];
+const CHECK_NOTE = 'check uses the [reach] and [judge] settings and the log level; etcd-probe serve --help lists the rest.';
 const HELP_ROW = `${'  -h, --help'.padEnd(2 + 2 + 16 + 1 + 26 + 1)}show this help`;
 const VERSION_ROW = `${'  -v, --version'.padEnd(2 + 2 + 16 + 1 + 26 + 1)}print the version`;
 
@@ -61,5 +66,6 @@ const TOPICS: Readonly<Record<HelpTopic, { readonly head: readonly string[]; rea
 /** The --help text of a command (or the overview), its flag rows generated from the settings table. */
 export function usage(topic: HelpTopic = 'overview'): string {
   const { head, exits } = TOPICS[topic];
-  return [...head, '', ...SETTINGS_INTRO, '', ...settingRows(), HELP_ROW, VERSION_ROW, '', ...exits, ''].join('\n');
+  const intro = topic === 'check' ? [...SETTINGS_INTRO, CHECK_NOTE] : SETTINGS_INTRO;
+  return [...head, '', ...intro, '', ...settingRows(topic), HELP_ROW, VERSION_ROW, '', ...exits, ''].join('\n');
 }

@@ -2,6 +2,7 @@ import { tokenize } from './argv.ts';
 import { ConfigError, ValueProblem } from './config-error.ts';
 import { HISTORY_MAX_BYTES, isCapiFleet, type Config } from './config.ts';
 import { modeOf } from './mode-rules.ts';
+import { nearest } from './near-miss.ts';
 import { REMOVED_SETTINGS, removedProblem } from './removed-settings.ts';
 import type { Setting, SettingKey, Settings, Sources } from './setting.ts';
 import { SETTING_TABLE, SETTINGS } from './settings.ts';
@@ -47,7 +48,10 @@ function readFlags(argv: readonly string[]): { values: Map<SettingKey, RawValue>
     const setting = token.short ? undefined : SETTINGS.find((s) => s.flag === token.name);
     const removed = token.short ? undefined : REMOVED_SETTINGS.find((r) => r.flag === token.name);
     if (removed) errors.push(new ConfigError(token.raw, removedProblem(removed)));
-    else if (!setting) errors.push(new ConfigError(token.raw, 'unknown flag (etcd-probe --help lists them)'));
+    else if (!setting) {
+      const near = token.short ? null : nearest(token.name, SETTINGS.map((s) => s.flag));
+      errors.push(new ConfigError(token.raw, near ? `unknown flag (did you mean --${near}?)` : 'unknown flag (etcd-probe --help lists them)'));
+    }
     else if (token.value === null) {
       errors.push(new ConfigError(token.raw, `needs a value, e.g. ${token.raw}=${setting.fallback ?? '...'}`));
     } else values.set(setting.key, { text: token.value, source: token.raw });

@@ -1,6 +1,7 @@
 import { ConfigError } from './config-error.ts';
 import { REMOVED_SETTINGS, removedProblem } from './removed-settings.ts';
 import { SETTINGS } from './settings.ts';
+import { nearest } from './near-miss.ts';
 
 const PREFIX = 'ETCD_PROBE_';
 
@@ -8,19 +9,6 @@ const PREFIX = 'ETCD_PROBE_';
 // namespace; a Service named etcd-probe produces ETCD_PROBE_* variables that are not settings.
 const SERVICE_LINK = /^ETCD_PROBE(_[A-Z0-9_]+)?_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT(_\d+_(TCP|UDP|SCTP)(_PROTO|_PORT|_ADDR)?)?)$/;
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j] as number;
-      row[j] = Math.min(current + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length] as number;
-}
 
 /**
  * ETCD_PROBE_* variables that are no setting: a removed setting is an error naming what replaced it, a
@@ -47,9 +35,9 @@ export function unknownVariables(env: Readonly<Record<string, string | undefined
       continue;
     }
     if (SERVICE_LINK.test(name)) continue;
-    const nearest = [...known].map((k) => ({ k, d: editDistance(name, k) })).sort((x, y) => x.d - y.d)[0];
-    if (nearest && nearest.d <= 2) {
-      errors.push(new ConfigError(name, `unknown setting (did you mean ${nearest.k}?)`));
+    const near = nearest(name, [...known]);
+    if (near) {
+      errors.push(new ConfigError(name, `unknown setting (did you mean ${near}?)`));
     } else {
       warnings.push(`${name}: unknown setting, ignored`);
     }

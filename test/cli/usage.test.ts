@@ -34,11 +34,22 @@ describe('usage', () => {
 });
 
 describe('usage of each command', () => {
-  it.each(['serve', 'check'] as const)('lists every setting for %s too', (topic) => {
-    const rows = usage(topic)
+  it('lists every setting for serve too', () => {
+    const rows = usage('serve')
       .split('\n')
       .filter((l) => /^ {2}--[a-z-]+ /.test(l));
     expect(rows.map((l) => l.trim().split(/\s+/)[0])).toEqual(SETTINGS.map((s) => `--${s.flag}`));
+  });
+
+  it("lists in check's help only the settings check uses: reach, judge and the log level (issue 26)", () => {
+    const flags = usage('check')
+      .split('\n')
+      .filter((l) => /^ {2}--[a-z-]+ /.test(l))
+      .map((l) => l.trim().split(/\s+/)[0]);
+    expect(flags).toEqual(SETTINGS.filter((s) => s.scope === 'reach' || s.scope === 'judge' || s.key === 'logLevel').map((s) => `--${s.flag}`));
+    for (const serviceOnly of ['--listen', '--auth-token-file', '--clusters-file', '--shard', '--tls-cert']) expect(flags).not.toContain(serviceOnly);
+    expect(flags.length).toBeLessThan(SETTINGS.length - 15);
+    expect(usage('check')).toContain('etcd-probe serve --help lists the rest.');
   });
 
   it('names the commands in the overview and the exit codes of check in its own help', () => {

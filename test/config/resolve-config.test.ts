@@ -201,10 +201,10 @@ describe('resolveConfig: environment and flags', () => {
 });
 
 describe('resolveConfig: command-line mistakes', () => {
-  it('rejects an unknown flag, naming it', () => {
-    expect(errorsOf(resolve({}, ['--endpoint=http://10.0.0.1:2379']))).toEqual([
-      '--endpoint: unknown flag (etcd-probe --help lists them)',
-    ]);
+  it('rejects an unknown flag, naming it, with the flag it is a near miss of, as for variables (issue 26)', () => {
+    expect(errorsOf(resolve({}, ['--endpoint=http://10.0.0.1:2379']))).toEqual(['--endpoint: unknown flag (did you mean --endpoints?)']);
+    expect(errorsOf(resolve({}, ['--timout=2s']))).toEqual(['--timout: unknown flag (did you mean --timeout?)']);
+    expect(errorsOf(resolve({}, ['--wholly-unknown=1']))).toEqual(['--wholly-unknown: unknown flag (etcd-probe --help lists them)']);
   });
 
   it('rejects an unknown short flag', () => {

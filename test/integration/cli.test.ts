@@ -107,7 +107,7 @@ describe('etcd-probe check against a real cluster', () => {
   it('exits 78 naming a bad flag, a bad output format and an unknown command', async () => {
     const flag = await run(['check', '--endpoint=http://127.0.0.1:2379']);
     expect(flag.code).toBe(78);
-    expect(flag.stderr).toBe('etcd-probe: --endpoint: unknown flag (etcd-probe --help lists them)\n');
+    expect(flag.stderr).toBe('etcd-probe: --endpoint: unknown flag (did you mean --endpoints?)\n');
     const output = await run(['check', '-o', 'yaml'], clusterEnv(cluster));
     expect(output.code).toBe(78);
     expect(output.stderr).toBe("etcd-probe: -o: 'yaml' is not an output format (use table or json)\n");
