@@ -26,7 +26,7 @@ import { WorkloadRegistry } from './workload-registry.ts';
 //     legacy documents, /api/v1, negotiated on Accept (discovery.ts).
 //   - GET core/v1 nodes, pods, secrets: get (also as PartialObjectMetadata, metadata only) and list, labelSelector (=, ==, !=, exists, !key, in, notin)
 //     and fieldSelector (spec.nodeName, metadata.name, ...), List kinds with metadata.resourceVersion and
-//     items without kind/apiVersion, NotFound/BadRequest/MethodNotAllowed Status objects; a meta.k8s.io
+//     items without kind/apiVersion, paged by limit/continue (rest.ts), NotFound/BadRequest/MethodNotAllowed Status objects; a meta.k8s.io
 //     Table when Accept asks for one, as `kubectl get` does (tables.ts).
 //   - pods/{name}/portforward upgrades, bridged to a TCP backend per pod (e.g. a real etcd member): a
 //     WebSocket with v4.channel.k8s.io / v4.base64.channel.k8s.io (client-node: port prefix on each
@@ -42,12 +42,12 @@ import { WorkloadRegistry } from './workload-registry.ts';
 //     STAND-IN TLS relay inside their port-forwards (tls-relay.ts).
 //   - Fault injection: per-pod port-forward failures, stop/start on the same port, pause/resume (hung);
 //     per workload cluster, reset or hang.
-// It does NOT implement: writes (every non-GET is 405), limit/continue (lists come whole), watch
-// bookmarks and Table watches, other resources or API groups (Cluster API's v1beta2 included), OpenAPI
-// documents (/openapi/v2, /v3: kubectl's apply, explain and validation need them), protobuf or CBOR (it
-// answers JSON, which clients accept), HTTP/2, exec/attach, impersonation, admission, SPDY flow control
-// (neither kubectl's spdystream nor the kubelet use it), or resourceVersion semantics beyond a counter
-// and a log of the last 1000 changes; secrets are served as given, with no encryption or redaction.
+// It does NOT implement: writes (every non-GET is 405), watch bookmarks and Table watches, other resources
+// or API groups (Cluster API's v1beta2 included), OpenAPI documents (/openapi/v2, /v3: kubectl's apply,
+// explain and validation need them), protobuf or CBOR (it answers JSON, which clients accept), HTTP/2,
+// exec/attach, impersonation, admission, SPDY flow control (neither kubectl's spdystream nor the kubelet
+// use it), or resourceVersion semantics beyond a counter and a log of the last 1000 changes; secrets are
+// served as given, with no encryption or redaction.
 
 /** Options of FakeKubeApiServer.start. */
 export interface FakeKubeApiServerOptions {
