@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { noop } from 'cockatiel';
 import { Etcd3 } from 'etcd3';
 import { writeTestPki, type PkiFiles } from '#lab/certs/pki.ts';
-import { etcdVersion, spawnEtcd } from './binary.ts';
-import { grpcStartedPattern, memberArgs, newMember, readMetric, type ClusterFlags, type ClusterMember } from './member.ts';
-import { stopProcess } from '#lab/process/stop.ts';
+import { etcdVersion } from './binary.ts';
+import { grpcStartedPattern, newMember, readMetric, type ClusterFlags, type ClusterMember } from './member.ts';
+import { endMember, pauseMember, resumeMember, spawnMember } from './member-process.ts';
 import { loopbackPlacement, type MemberAddress, type MemberPlacement } from './member-placement.ts';
 
 // Lab: a real etcd cluster (the `etcd` binary from PATH, or ETCD_BIN) on free loopback ports
@@ -134,8 +134,7 @@ export class EtcdCluster {
   }
 
   #spawn(m: ClusterMember): void {
-    m.process = spawnEtcd(memberArgs(m, this.#flags), m.logFile, this.#placement.launcher?.(m.name) ?? [], this.#binary);
-    m.paused = false;
+    spawnMember(m, this.#flags, this.#placement.launcher?.(m.name) ?? [], this.#binary);
   }
 
   /** Whether a member's own /health (on its metrics listener) says true. */
@@ -196,43 +195,22 @@ export class EtcdCluster {
 
   /** SIGKILLs a member and waits for it to be gone. */
   async kill(index: number): Promise<void> {
-    const m = this.member(index);
-    const child = m.process;
-    if (!child) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (m.paused) child.kill('SIGCONT');
-    child.kill('SIGKILL');
-    await exited;
-    m.process = null;
-    m.paused = false;
+    return endMember(this.member(index), 'SIGKILL');
   }
 
   /** SIGTERMs a member and waits for it to exit: etcd commits its backend (bbolt) on the way out. */
   async stopGracefully(index: number): Promise<void> {
-    const m = this.member(index);
-    const child = m.process;
-    if (!child) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (m.paused) child.kill('SIGCONT');
-    child.kill('SIGTERM');
-    await exited;
-    m.process = null;
-    m.paused = false;
+    return endMember(this.member(index), 'SIGTERM');
   }
 
   /** SIGSTOPs a member and waits until all its threads are stopped: its sockets stay open but it answers nothing (a hung member). */
   pause(index: number): void {
-    const m = this.member(index);
-    const pid = m.process?.pid;
-    if (pid !== undefined) stopProcess(pid, m.name);
-    m.paused = true;
+    pauseMember(this.member(index));
   }
 
   /** SIGCONTs a paused member. */
   resume(index: number): void {
-    const m = this.member(index);
-    m.process?.kill('SIGCONT');
-    m.paused = false;
+    resumeMember(this.member(index));
   }
 
   /** Starts a killed member again on its data dir and waits until it is healthy. */

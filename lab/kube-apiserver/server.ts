@@ -1,19 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server as HttpsServer } from 'node:https';
 import { join } from 'node:path';
-import type { Duplex } from 'node:stream';
-import { issue, makeCa, type PemPair } from '#lab/certs/pki.ts';
-import { METADATA_ONLY, serveRequest, serveUpgrade, type HandlerContext, type ServedApi } from './api-handler.ts';
+import type { PemPair } from '#lab/certs/pki.ts';
+import type { ServedApi } from './api-handler.ts';
+import { ADMIN, API_CA, makeApiServerPki, type ApiServerPki } from './api-pki.ts';
 import { UserDirectory, type Rule } from './auth.ts';
 import { ClusterState } from './cluster-state.ts';
-import { renderKubeconfig, writeInClusterLayout, type InClusterLayout } from './kubeconfig.ts';
+import { apiHttpsServer } from './https-server.ts';
+import { renderKubeconfig, writeInClusterLayout, type InClusterLayout, type KubeconfigOptions } from './kubeconfig.ts';
 import { Listener } from './listener.ts';
 import { quickCa, type QuickCa } from './quick-pki.ts';
+import { requestRecord, type RequestRecord } from './request-log.ts';
 import { servedResources, type ResourceType } from './resources.ts';
+import { ApiRouter } from './router.ts';
 import { TunnelBook } from './tunnel-book.ts';
-import { WORKLOAD_CLIENT_CA, type WorkloadAuth, type WorkloadCluster } from './workload-cluster.ts';
+import { WORKLOAD_CLIENT_CA, type WorkloadCluster, type WorkloadOptions } from './workload-cluster.ts';
 import { WorkloadRegistry } from './workload-registry.ts';
 
 // A STAND-IN for kube-apiserver (plus the kubelet's port-forward behind it), used because no real
@@ -25,7 +26,7 @@ import { WorkloadRegistry } from './workload-registry.ts';
 //     legacy documents, /api/v1, negotiated on Accept (discovery.ts).
 //   - GET core/v1 nodes, pods, secrets: get (also as PartialObjectMetadata, metadata only) and list, labelSelector (=, ==, !=, exists, !key, in, notin)
 //     and fieldSelector (spec.nodeName, metadata.name, ...), List kinds with metadata.resourceVersion and
-//     items without kind/apiVersion, NotFound/BadRequest/MethodNotAllowed Status objects; a meta.k8s.io
+//     items without kind/apiVersion, paged by limit/continue (rest.ts), NotFound/BadRequest/MethodNotAllowed Status objects; a meta.k8s.io
 //     Table when Accept asks for one, as `kubectl get` does (tables.ts).
 //   - pods/{name}/portforward upgrades, bridged to a TCP backend per pod (e.g. a real etcd member): a
 //     WebSocket with v4.channel.k8s.io / v4.base64.channel.k8s.io (client-node: port prefix on each
@@ -41,12 +42,12 @@ import { WorkloadRegistry } from './workload-registry.ts';
 //     STAND-IN TLS relay inside their port-forwards (tls-relay.ts).
 //   - Fault injection: per-pod port-forward failures, stop/start on the same port, pause/resume (hung);
 //     per workload cluster, reset or hang.
-// It does NOT implement: writes (every non-GET is 405), limit/continue (lists come whole), watch
-// bookmarks and Table watches, other resources or API groups (Cluster API's v1beta2 included), OpenAPI
-// documents (/openapi/v2, /v3: kubectl's apply, explain and validation need them), protobuf or CBOR (it
-// answers JSON, which clients accept), HTTP/2, exec/attach, impersonation, admission, SPDY flow control
-// (neither kubectl's spdystream nor the kubelet use it), or resourceVersion semantics beyond a counter
-// and a log of the last 1000 changes; secrets are served as given, with no encryption or redaction.
+// It does NOT implement: writes (every non-GET is 405), watch bookmarks and Table watches, other resources
+// or API groups (Cluster API's v1beta2 included), OpenAPI documents (/openapi/v2, /v3: kubectl's apply,
+// explain and validation need them), protobuf or CBOR (it answers JSON, which clients accept), HTTP/2,
+// exec/attach, impersonation, admission, SPDY flow control (neither kubectl's spdystream nor the kubelet
+// use it), or resourceVersion semantics beyond a counter and a log of the last 1000 changes; secrets are
+// served as given, with no encryption or redaction.
 
 /** Options of FakeKubeApiServer.start. */
 export interface FakeKubeApiServerOptions {
@@ -56,40 +57,9 @@ export interface FakeKubeApiServerOptions {
   readonly clusterApi?: boolean;
 }
 
-/** Options of kubeconfig(). */
-export interface KubeconfigOptions {
-  readonly auth: 'cert' | 'token';
-  /** Token to put in (default: the admin token); for RBAC-limited users made with addUser. */
-  readonly token?: string;
-  /** Another server URL (e.g. a closed port) or CA (e.g. a wrong one) than the stand-in's own. */
-  readonly server?: string;
-  readonly caPem?: string;
-  readonly namespace?: string;
-}
-
-/** One request the stand-in received, for asserting what a client read. */
-export interface RequestRecord {
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  /** The authenticated user, or null. */
-  readonly user: string | null;
-  /** The HTTP status answered; 0 while unanswered ('hang-upgrade'). */
-  readonly status: number;
-  readonly upgrade: boolean;
-  /** Asked for metadata only (Accept: ...;as=PartialObjectMetadata): no data was sent. */
-  readonly metadataOnly: boolean;
-}
-
-const ADMIN = 'kubernetes-admin';
-/** The common name of the stand-in's own CA (its client certificates' issuer). */
-const API_CA = 'kubernetes';
-
-/** Options of addWorkload. */
-export interface WorkloadOptions {
-  /** What its kubeconfig authenticates with (default a client certificate, as Cluster API's). */
-  readonly auth?: WorkloadAuth;
-}
+export type { KubeconfigOptions } from './kubeconfig.ts';
+export type { RequestRecord } from './request-log.ts';
+export type { WorkloadOptions } from './workload-cluster.ts';
 
 /** A running stand-in kube-apiserver on 127.0.0.1. */
 export class FakeKubeApiServer extends ClusterState implements ServedApi {
@@ -105,16 +75,14 @@ export class FakeKubeApiServer extends ClusterState implements ServedApi {
   readonly users = new UserDirectory({ unknown: 'no-rights', issuer: API_CA });
   /** The resource types it serves. */
   readonly resources: readonly ResourceType[];
-  readonly #https: HttpsServer;
   readonly #tlsSessions = { full: 0, resumed: 0 };
   readonly #listener: Listener;
   readonly #book: TunnelBook;
-  readonly #heldWork: (() => void)[] = [];
   readonly #workloadCa: QuickCa;
   readonly #workloads: WorkloadRegistry;
-  readonly #context: HandlerContext;
+  readonly #router: ApiRouter;
 
-  private constructor(ca: PemPair, server: PemPair, client: PemPair, port: number, clusterApi: boolean) {
+  private constructor({ ca, server, client }: ApiServerPki, port: number, clusterApi: boolean) {
     super();
     this.caPem = ca.cert;
     this.clientCert = client;
@@ -122,39 +90,22 @@ export class FakeKubeApiServer extends ClusterState implements ServedApi {
     this.token = this.users.addToken('token-admin', null, randomBytes(24).toString('base64url'));
     this.users.addCertificateUser(ADMIN, null);
     this.#workloadCa = quickCa(WORKLOAD_CLIENT_CA);
-    // The API server requests (does not require) a client certificate; one it cannot verify means 401.
-    this.#https = createServer({ key: server.key, cert: server.cert, ca: [ca.cert, this.#workloadCa.cert], requestCert: true, rejectUnauthorized: false });
-    this.#https.on('request', (req, res) => this.#whenAwake(() => this.#onRequest(req, res)));
-    this.#https.on('upgrade', (req, socket, head) => {
+    const https = apiHttpsServer(server, [ca.cert, this.#workloadCa.cert], this.#tlsSessions);
+    https.on('request', (req, res) => this.#listener.whenAwake(() => this.#router.request(req, res)));
+    https.on('upgrade', (req, socket, head) => {
       socket.on('error', () => {});
-      this.#whenAwake(() => this.#onUpgrade(req, socket, head));
+      this.#listener.whenAwake(() => this.#router.upgrade(req, socket, head));
     });
-    this.#https.on('secureConnection', (socket) => {
-      if (socket.isSessionReused()) this.#tlsSessions.resumed++;
-      else this.#tlsSessions.full++;
-    });
-    this.#https.on('tlsClientError', () => {});
-    this.#https.on('clientError', (_error, socket) => socket.destroy());
-    this.#listener = new Listener(this.#https, port);
-    this.#book = new TunnelBook(
-      () => `127.0.0.1:${this.#listener.port}`,
-      (req, url, user, status, upgrade) => this.#log(req, url, user, status, upgrade),
-    );
-    this.#context = this.#book.contextFor();
+    this.#listener = new Listener(https, port);
+    const log = (...record: Parameters<typeof requestRecord>) => void this.requests.push(requestRecord(...record));
+    this.#book = new TunnelBook(() => `127.0.0.1:${this.#listener.port}`, log);
     this.#workloads = new WorkloadRegistry(this.#book);
+    this.#router = new ApiRouter(this, this.#book.contextFor(), this.#workloads, log);
   }
 
   /** Makes a CA, server and client certificates, and listens on 127.0.0.1. */
   static async start(options: FakeKubeApiServerOptions = {}): Promise<FakeKubeApiServer> {
-    const ca = await makeCa(API_CA);
-    const server = await issue(ca, {
-      commonName: 'kube-apiserver',
-      server: true,
-      dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'],
-      ips: ['127.0.0.1'],
-    });
-    const client = await issue(ca, { commonName: ADMIN, client: true });
-    const api = new FakeKubeApiServer(ca, server, client, options.port ?? 0, options.clusterApi ?? false);
+    const api = new FakeKubeApiServer(await makeApiServerPki(), options.port ?? 0, options.clusterApi ?? false);
     await api.start();
     return api;
   }
@@ -191,7 +142,7 @@ export class FakeKubeApiServer extends ClusterState implements ServedApi {
 
   /** Connections and requests that arrived during pause() and wait for resume(). */
   get heldConnections(): number {
-    return this.#listener.heldConnections + this.#heldWork.length;
+    return this.#listener.heldConnections;
   }
 
   /** Port-forward connections accepted since start. */
@@ -216,7 +167,6 @@ export class FakeKubeApiServer extends ClusterState implements ServedApi {
 
   /** The API server goes down: port closed, every connection, tunnel and backend socket destroyed. */
   async stop(): Promise<void> {
-    this.#heldWork.length = 0;
     await this.#book.cut();
     await this.#listener.stop();
   }
@@ -229,9 +179,8 @@ export class FakeKubeApiServer extends ClusterState implements ServedApi {
 
   /** Ends pause(): held connections and requests are served. */
   resume(): void {
-    this.#listener.resume();
     this.#book.resume();
-    for (const work of this.#heldWork.splice(0)) work();
+    this.#listener.resume();
   }
 
   /** Stops for good. */
@@ -293,50 +242,5 @@ export class FakeKubeApiServer extends ClusterState implements ServedApi {
   /** Writes a pod's service-account mount under dir for KubeConfig.loadFromCluster(pathPrefix). */
   writeInCluster(dir: string, options: { token?: string; namespace?: string } = {}): Promise<InClusterLayout> {
     return writeInClusterLayout(dir, { host: '127.0.0.1', port: this.port, caPem: this.caPem, token: options.token ?? this.token, namespace: options.namespace ?? 'kube-system' });
-  }
-
-  #whenAwake(work: () => void): void {
-    if (this.#listener.paused) this.#heldWork.push(work);
-    else work();
-  }
-
-  #log(req: IncomingMessage, url: URL, user: string | null, status: number, upgrade: boolean): void {
-    const metadataOnly = METADATA_ONLY.test(String(req.headers.accept ?? ''));
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.search.replace(/^\?/, ''), user, status, upgrade, metadataOnly });
-  }
-
-  /** The API server a URL is for: this one, a workload cluster under its prefix, or 'gone' (a removed workload). */
-  #route(url: URL): { api: ServedApi; path: string; context: HandlerContext; workload: WorkloadCluster | null } | 'gone' {
-    const route = this.#workloads.route(url.pathname);
-    if (route === null) return { api: this, path: url.pathname, context: this.#context, workload: null };
-    if (route === 'gone') return 'gone';
-    return { api: route.cluster, path: route.path, context: route.context, workload: route.cluster };
-  }
-
-  #onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? '/', 'https://fake');
-    const route = this.#route(url);
-    // A workload cluster that is gone or down: the connection drops, as with an API server that stopped.
-    const reset = () => {
-      this.#log(req, url, null, 0, false);
-      req.socket.destroy();
-    };
-    if (route === 'gone') return reset();
-    const serve = () => serveRequest(route.api, route.path, url, req, res, route.context);
-    if (route.workload && !route.workload.admit(serve)) reset();
-    else if (!route.workload) serve();
-  }
-
-  #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? '/', 'https://fake');
-    const route = this.#route(url);
-    const reset = () => {
-      this.#log(req, url, null, 0, true);
-      socket.destroy();
-    };
-    if (route === 'gone') return reset();
-    const serve = () => serveUpgrade(route.api, route.path, url, req, socket, head, route.context);
-    if (route.workload && !route.workload.admit(serve)) reset();
-    else if (!route.workload) serve();
   }
 }

@@ -31,6 +31,8 @@ export function importSpecifiers(text: string): string[] {
 /** Every TypeScript file under root, relative to it, with '/' separators. */
 export function sourceFiles(root: string, dir = root): string[] {
   return readdirSync(dir, { withFileTypes: true })
+    // A tool's own dependencies (scripts/openapi-tools/node_modules, after its npm ci) are not the project.
+    .filter((e) => !(e.isDirectory() && e.name === 'node_modules'))
     .flatMap((e) => (e.isDirectory() ? sourceFiles(root, join(dir, e.name)) : e.name.endsWith('.ts') ? [relative(root, join(dir, e.name))] : []))
     .map((f) => f.split('\\').join('/'))
     .sort();
