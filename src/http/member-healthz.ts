@@ -4,9 +4,8 @@ import { memberFitness } from '../probe/member-fitness.ts';
 import type { Snapshot } from '../probe/snapshot.ts';
 import { freshness } from './documents.ts';
 import { JSON_TYPE, perRound, represent, TEXT_TYPE, type Representation } from './representation.ts';
+import type { Audience } from './verdict-audience.ts';
 
-/** Who a member answer is for: everyone (`full`), or a caller without the token when one is set (`summary`). */
-export type MemberAudience = 'full' | 'summary';
 
 /** The `/healthz/etcd/members/{idOrName}` document: the member, fit or not, why, and the reasons that decided. */
 export function memberHealthDocument(snapshot: Snapshot, member: MemberView, policy: Policy) {
@@ -28,7 +27,7 @@ export function memberHealthSummaryDocument(snapshot: Snapshot, member: MemberVi
   return { fit: fitness.fit, policy, reasons: fitness.reasons.map((r) => ({ code: r.code, severity: r.severity })) };
 }
 
-function renderText(snapshot: Snapshot, member: MemberView, policy: Policy, audience: MemberAudience): string {
+function renderText(snapshot: Snapshot, member: MemberView, policy: Policy, audience: Audience): string {
   const fitness = memberFitness(snapshot.verdict, member, policy);
   const lines = [audience === 'full' ? `${fitness.fit ? '[+]' : '[-]'}member ${fitness.why}` : `member ${fitness.fit ? 'fit' : 'unfit'}`];
   lines.push(`status ${snapshot.verdict.status} (policy ${policy})`);
@@ -40,7 +39,7 @@ function renderText(snapshot: Snapshot, member: MemberView, policy: Policy, audi
 }
 
 /** The answer for one member of a round, 200 when fit and 503 when not, rendered once per round, policy, format and audience. */
-export function memberHealthRepresentation(snapshot: Snapshot, member: MemberView, policy: Policy, text: boolean, audience: MemberAudience): Representation {
+export function memberHealthRepresentation(snapshot: Snapshot, member: MemberView, policy: Policy, text: boolean, audience: Audience): Representation {
   return perRound(snapshot, `member-healthz ${member.id} ${policy} ${text ? 'text' : 'json'} ${audience}`, () => {
     const status = memberFitness(snapshot.verdict, member, policy).fit ? 200 : 503;
     if (text) return represent(status, TEXT_TYPE, renderText(snapshot, member, policy, audience));

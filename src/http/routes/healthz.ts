@@ -1,21 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { POLICIES, type Policy } from '../../config/config.ts';
 import type { Snapshot } from '../../probe/snapshot.ts';
-import { refuseUnauthenticated } from '../bearer-guard.ts';
 import { healthzDocument, healthzSummaryDocument } from '../documents.ts';
 import { renderHealthzSummaryText, renderHealthzText } from '../healthz-text.ts';
 import { prefersText } from '../negotiate.ts';
 import { httpStatusFor } from '../policy-status.ts';
 import { JSON_TYPE, perRound, represent, TEXT_TYPE, type Representation } from '../representation.ts';
-import { credentialOf, markCredentialed } from '../response-headers.ts';
 import { answerFromRound, type RouteSite } from '../route-deps.ts';
 import { sendRepresentation } from '../send-representation.ts';
 import { parseQuery, queryRules } from '../strict-query.ts';
+import { verdictAudience, type Audience } from '../verdict-audience.ts';
 
 const QUERY = queryRules('/healthz/etcd', { policy: POLICIES, fresh: 'flag', verbose: 'flag' });
-
-/** Who an answer is for: everyone (`full`), or a caller without the token when one is set (`summary`). */
-type Audience = 'full' | 'summary';
 
 // The representation keys, built once: a key made per request would be a new string to hash each time.
 const KEYS = Object.fromEntries(
@@ -48,16 +44,8 @@ export function healthzRoute(app: FastifyInstance, site: RouteSite): void {
     const deps = site.depsOf(request);
     const query = parseQuery(QUERY, request.query);
     const policy = query.policy ?? deps.config.policy;
-    let audience: Audience = 'full';
-    if (deps.auth && credentialOf(request) !== 'token') {
-      const check = deps.auth.check(request.headers.authorization);
-      if (check === 'ok') markCredentialed(request, 'token');
-      else if (query.verbose === true || query.fresh === true) {
-        refuseUnauthenticated(request, reply, check);
-        return undefined;
-      } else audience = 'summary';
-    }
-    reply.header('vary', deps.auth ? 'Accept, Authorization' : 'Accept');
+    const audience = verdictAudience(deps.auth, request, reply, query);
+    if (audience === null) return undefined;
     const text = query.verbose === true || prefersText(request.headers.accept);
     return answerFromRound(deps, '/healthz/etcd', request, reply, { fresh: query.fresh === true, stale: true }, (read) => {
       sendRepresentation(request, reply, healthzRepresentation(read.value, policy, text, audience));

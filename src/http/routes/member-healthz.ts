@@ -2,13 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { POLICIES } from '../../config/config.ts';
 import { findMember, knownMembers } from '../../probe/find-member.ts';
 import { ApiError } from '../api-error.ts';
-import { refuseUnauthenticated } from '../bearer-guard.ts';
-import { memberHealthRepresentation, type MemberAudience } from '../member-healthz.ts';
+import { memberHealthRepresentation } from '../member-healthz.ts';
 import { prefersText } from '../negotiate.ts';
-import { credentialOf, markCredentialed } from '../response-headers.ts';
 import { answerFromRound, type RouteSite } from '../route-deps.ts';
 import { sendRepresentation } from '../send-representation.ts';
 import { parseQuery, queryRules } from '../strict-query.ts';
+import { verdictAudience } from '../verdict-audience.ts';
 
 const QUERY = queryRules('/healthz/etcd/members/{idOrName}', { policy: POLICIES, fresh: 'flag', verbose: 'flag' });
 
@@ -24,16 +23,8 @@ export function memberHealthzRoute(app: FastifyInstance, site: RouteSite): void 
     const deps = site.depsOf(request);
     const query = parseQuery(QUERY, request.query);
     const policy = query.policy ?? deps.config.policy;
-    let audience: MemberAudience = 'full';
-    if (deps.auth && credentialOf(request) !== 'token') {
-      const check = deps.auth.check(request.headers.authorization);
-      if (check === 'ok') markCredentialed(request, 'token');
-      else if (query.verbose === true || query.fresh === true) {
-        refuseUnauthenticated(request, reply, check);
-        return undefined;
-      } else audience = 'summary';
-    }
-    reply.header('vary', deps.auth ? 'Accept, Authorization' : 'Accept');
+    const audience = verdictAudience(deps.auth, request, reply, query);
+    if (audience === null) return undefined;
     const text = query.verbose === true || prefersText(request.headers.accept);
     return answerFromRound(deps, '/healthz/etcd/members/{idOrName}', request, reply, { fresh: query.fresh === true, stale: true }, (read) => {
       const { members } = read.value.view;
