@@ -177,6 +177,22 @@ export class EtcdCluster {
     throw new Error('no leader found');
   }
 
+  /** Moves the leadership, as `etcdctl move-leader` does, from the leader to the first other member; returns their names. */
+  async moveLeader(): Promise<{ from: string; to: string }> {
+    const index = await this.leaderIndex();
+    const from = this.member(index);
+    const to = this.members.find((m) => m.name !== from.name) as ClusterMember;
+    const client = this.client(index);
+    try {
+      const target = (await client.cluster.memberList({})).members.find((m) => m.name === to.name);
+      if (!target) throw new Error(`${to.name} is not in the member list`);
+      await client.maintenance.moveLeader({ targetID: target.ID });
+    } finally {
+      client.close();
+    }
+    return { from: from.name, to: to.name };
+  }
+
   /** Indexes of the members that do not lead, leader first excluded. */
   async followerIndexes(): Promise<number[]> {
     const leader = await this.leaderIndex();
